@@ -1,0 +1,51 @@
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+/** Workflow code is replayed in a sandbox: no Node built-ins, no I/O. The core is bundled into it. */
+const workflowSafeFiles = [
+  'src/core/**/*.ts',
+  'src/workflows/**/*.ts',
+  'src/policy/**/*.ts',
+  'test/**/workflows.ts',
+  'test/**/workflows/**/*.ts',
+];
+const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`]);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.temporal/**', '.dar/**', 'coverage/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: workflowSafeFiles,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message:
+              'Workflow-safe code must not use Node built-ins (it is replayed in a sandbox).',
+          })),
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+);

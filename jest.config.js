@@ -1,0 +1,24 @@
+/**
+ * Jest runs the TypeScript sources as native ES modules (the project is "type": "module"
+ * because the provider library is ESM-only). @swc/jest strips the types; `tsc` checks them.
+ * Test files import siblings with a `.js` suffix, as Node's ESM resolution requires; the
+ * mapper sends those to the `.ts` source.
+ */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'es6' },
+      },
+    ],
+  },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testTimeout: 60_000,
+};

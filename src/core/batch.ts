@@ -1,0 +1,257 @@
+import type { ToolBatchEffects } from './effects.js';
+import type { AfterToolCallHook, BeforeToolCallHook, RunContext } from './hooks.js';
+import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
+import { preflightToolCall, type PreparedToolCall } from './preflight.js';
+import type { ToolExecutionMode, ToolSpec } from './tool-spec.js';
+import {
+  OPERATION_ABORTED,
+  TRUNCATED_TOOL_CALL,
+  errorResult,
+  messageOf,
+  toolResultMessage,
+  type FinalizedToolCall,
+} from './tool-results.js';
+
+export interface ToolBatchConfig {
+  tools: ReadonlyMap<string, ToolSpec>;
+  toolExecution: ToolExecutionMode;
+  beforeToolCall?: BeforeToolCallHook | undefined;
+  afterToolCall?: AfterToolCallHook | undefined;
+}
+
+export interface ToolBatchInput {
+  assistantMessage: AssistantMessage;
+  toolCalls: ToolCall[];
+  config: ToolBatchConfig;
+  context: RunContext;
+  effects: ToolBatchEffects;
+}
+
+export interface ToolBatchOutcome {
+  /** One per call, in source order (R4, R15). */
+  messages: ToolResultMessage[];
+  /** True when every result asked to terminate (R18). */
+  terminate: boolean;
+}
+
+/** R13 */
+export function batchMode(toolCalls: ToolCall[], config: ToolBatchConfig): ToolExecutionMode {
+  if (config.toolExecution === 'sequential') return 'sequential';
+  const anySequential = toolCalls.some(
+    (call) => config.tools.get(call.name)?.executionMode === 'sequential',
+  );
+  return anySequential ? 'sequential' : 'parallel';
+}
+
+function failed(toolCall: ToolCall, text: string): FinalizedToolCall {
+  return { toolCall, result: errorResult(text), isError: true };
+}
+
+/** Runs a batch (R13-R19) and returns its result messages. */
+export async function executeToolBatch(input: ToolBatchInput): Promise<ToolBatchOutcome> {
+  const batch = new ToolBatch(input);
+  const finalized =
+    batchMode(input.toolCalls, input.config) === 'sequential'
+      ? await batch.runSequential()
+      : await batch.runParallel();
+  const messages: ToolResultMessage[] = [];
+  for (const call of finalized) messages.push(await batch.publish(call));
+  return {
+    messages,
+    terminate: finalized.length > 0 && finalized.every((call) => call.result.terminate === true),
+  };
+}
+
+/**
+ * R3: a message cut off by the output token limit. Every call fails, without lookup,
+ * preparation, validation, hook or execution, in source order.
+ */
+export async function answerTruncatedToolCalls(
+  toolCalls: ToolCall[],
+  effects: ToolBatchEffects,
+): Promise<ToolBatchOutcome> {
+  const messages: ToolResultMessage[] = [];
+  for (const toolCall of toolCalls) {
+    await emitStart(toolCall, effects);
+    const finalized = failed(toolCall, TRUNCATED_TOOL_CALL);
+    await emitEnd(finalized, effects);
+    messages.push(await publishResult(finalized, effects));
+  }
+  return { messages, terminate: false };
+}
+
+async function emitStart(toolCall: ToolCall, effects: ToolBatchEffects): Promise<void> {
+  await effects.emit({
+    type: 'tool_execution_start',
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    args: toolCall.arguments,
+  });
+}
+
+async function emitEnd(finalized: FinalizedToolCall, effects: ToolBatchEffects): Promise<void> {
+  await effects.emit({
+    type: 'tool_execution_end',
+    toolCallId: finalized.toolCall.id,
+    toolName: finalized.toolCall.name,
+    result: finalized.result,
+    isError: finalized.isError,
+  });
+}
+
+async function publishResult(
+  finalized: FinalizedToolCall,
+  effects: ToolBatchEffects,
+): Promise<ToolResultMessage> {
+  const message = toolResultMessage(finalized, effects.now());
+  await effects.emit({ type: 'message_start', message });
+  await effects.emit({ type: 'message_end', message });
+  return message;
+}
+
+class ToolBatch {
+  constructor(private readonly input: ToolBatchInput) {}
+
+  private get effects(): ToolBatchEffects {
+    return this.input.effects;
+  }
+
+  publish(finalized: FinalizedToolCall): Promise<ToolResultMessage> {
+    return publishResult(finalized, this.effects);
+  }
+
+  /** R14: preflight, execute, finalize and publish each call before the next one starts. */
+  async runSequential(): Promise<FinalizedToolCall[]> {
+    const finalizedCalls: FinalizedToolCall[] = [];
+    for (const toolCall of this.input.toolCalls) {
+      await emitStart(toolCall, this.effects);
+      const outcome = await this.prepare(toolCall);
+      const finalized = 'result' in outcome ? outcome : await this.run(outcome);
+      await emitEnd(finalized, this.effects);
+      finalizedCalls.push(finalized);
+    }
+    return finalizedCalls;
+  }
+
+  /**
+   * R15: preflight call by call in source order (immediate errors end at once), then every
+   * prepared body runs concurrently; end events follow real completion order.
+   */
+  async runParallel(): Promise<FinalizedToolCall[]> {
+    const slots: (FinalizedToolCall | PreparedToolCall)[] = [];
+    for (const toolCall of this.input.toolCalls) {
+      await emitStart(toolCall, this.effects);
+      const outcome = await this.prepare(toolCall);
+      if ('result' in outcome) await emitEnd(outcome, this.effects);
+      slots.push(outcome);
+    }
+    return Promise.all(
+      slots.map(async (slot) => {
+        if ('result' in slot) return slot;
+        // R19: an abort after this call was prepared but before the bodies started.
+        const finalized = this.effects.isAborted()
+          ? failed(slot.toolCall, OPERATION_ABORTED)
+          : await this.run(slot);
+        await emitEnd(finalized, this.effects);
+        return finalized;
+      }),
+    );
+  }
+
+  /** Preflight with the approval wait; a finalized error or a prepared call. */
+  private async prepare(toolCall: ToolCall): Promise<FinalizedToolCall | PreparedToolCall> {
+    // R19: once the run is aborted, no further call is prepared; each still gets its result.
+    if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+    const outcome = await preflightToolCall({
+      assistantMessage: this.input.assistantMessage,
+      toolCall,
+      tools: this.input.config.tools,
+      context: this.input.context,
+      beforeToolCall: this.input.config.beforeToolCall,
+      isAborted: () => this.effects.isAborted(),
+    });
+    if (outcome.kind === 'immediate') return outcome;
+    if (outcome.kind === 'prepared') return outcome;
+    return this.awaitApproval(outcome.prepared, outcome.request);
+  }
+
+  private async awaitApproval(
+    prepared: PreparedToolCall,
+    request: Parameters<NonNullable<ToolBatchEffects['awaitApproval']>>[1],
+  ): Promise<FinalizedToolCall | PreparedToolCall> {
+    const { toolCall } = prepared;
+    if (!this.effects.awaitApproval) {
+      return failed(
+        toolCall,
+        `Tool ${toolCall.name} needs approval, which this run cannot ask for`,
+      );
+    }
+    try {
+      const decision = await this.effects.awaitApproval(prepared, request);
+      if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+      if (!decision.approved) {
+        return failed(
+          toolCall,
+          decision.reason || `Tool ${toolCall.name} was denied by a reviewer`,
+        );
+      }
+      return prepared;
+    } catch (error) {
+      if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+      return failed(toolCall, messageOf(error));
+    }
+  }
+
+  /** Runs a prepared body, then `afterToolCall` (R16, R17). */
+  private async run(prepared: PreparedToolCall): Promise<FinalizedToolCall> {
+    const { toolCall } = prepared;
+    let finalized: FinalizedToolCall;
+    try {
+      const result = await this.effects.executeTool(prepared, (partialResult) => {
+        void this.effects.emit({
+          type: 'tool_execution_update',
+          toolCallId: toolCall.id,
+          toolName: toolCall.name,
+          args: toolCall.arguments,
+          partialResult,
+        });
+      });
+      finalized = { toolCall, result, isError: false };
+    } catch (error) {
+      // R21: a body stopped by the abort reports the abort, whatever its own error said.
+      if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+      finalized = failed(toolCall, messageOf(error));
+    }
+    return this.applyAfterToolCall(prepared, finalized);
+  }
+
+  private async applyAfterToolCall(
+    prepared: PreparedToolCall,
+    finalized: FinalizedToolCall,
+  ): Promise<FinalizedToolCall> {
+    const hook = this.input.config.afterToolCall;
+    if (!hook) return finalized;
+    try {
+      const override = await hook({
+        assistantMessage: this.input.assistantMessage,
+        toolCall: prepared.toolCall,
+        args: prepared.args,
+        result: finalized.result,
+        isError: finalized.isError,
+        context: this.input.context,
+      });
+      if (!override) return finalized;
+      const result = { ...finalized.result };
+      if (override.content !== undefined) result.content = override.content;
+      if (override.details !== undefined) result.details = override.details;
+      if (override.terminate !== undefined) result.terminate = override.terminate;
+      return {
+        toolCall: prepared.toolCall,
+        result,
+        isError: override.isError ?? finalized.isError,
+      };
+    } catch (error) {
+      return failed(prepared.toolCall, messageOf(error));
+    }
+  }
+}

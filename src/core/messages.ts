@@ -1,0 +1,116 @@
+/**
+ * Message and content-block types of the agent transcript. Field names follow Pi
+ * (`@mariozechner/pi-ai`) so that transcripts move between the two unchanged. Every value
+ * here is plain JSON: it crosses Temporal workflow boundaries as a payload.
+ */
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+  textSignature?: string;
+}
+
+export interface ThinkingContent {
+  type: 'thinking';
+  thinking: string;
+  thinkingSignature?: string;
+  redacted?: boolean;
+}
+
+export interface ImageContent {
+  type: 'image';
+  /** Base64-encoded image bytes. */
+  data: string;
+  mimeType: string;
+}
+
+export interface ToolCall {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  /** As the model sent them: untrusted, possibly not even an object. */
+  arguments: unknown;
+  thoughtSignature?: string;
+}
+
+export type AssistantContent = TextContent | ThinkingContent | ToolCall;
+export type ToolResultContent = TextContent | ImageContent;
+
+export const STOP_REASONS = ['stop', 'length', 'toolUse', 'error', 'aborted'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export interface UsageCost {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  cost: UsageCost;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string | ToolResultContent[];
+  timestamp: number;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantContent[];
+  /** Wire protocol, provider and model that produced the message, when known. */
+  api?: string;
+  provider?: string;
+  model?: string;
+  usage: Usage;
+  stopReason: StopReason;
+  errorMessage?: string;
+  timestamp: number;
+}
+
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: ToolResultContent[];
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export function emptyUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+export function userMessage(text: string, timestamp: number): UserMessage {
+  return { role: 'user', content: text, timestamp };
+}
+
+export function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((block): block is ToolCall => block.type === 'toolCall');
+}
+
+/** The concatenated text blocks of a message: what a person reads as its answer. */
+export function textOf(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content
+    .filter((block): block is TextContent => block.type === 'text')
+    .map((block) => block.text)
+    .join('');
+}

@@ -1,0 +1,74 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ToolResultContent } from './messages.js';
+
+/** A duration as Temporal accepts it: milliseconds, or a string such as `"30s"` or `"5m"`. */
+export type Duration = number | string;
+
+export interface ToolRetryPolicy {
+  initialInterval?: Duration;
+  backoffCoefficient?: number;
+  maximumInterval?: Duration;
+  /** 1 means no retry. Unset means Temporal's default (unlimited within the timeouts). */
+  maximumAttempts?: number;
+  nonRetryableErrorTypes?: string[];
+}
+
+/** How the durable runner schedules this tool's body as an activity. */
+export interface ToolActivityOptions {
+  startToCloseTimeout?: Duration;
+  scheduleToCloseTimeout?: Duration;
+  /** A body that runs longer than this without a heartbeat is considered lost and retried. */
+  heartbeatTimeout?: Duration;
+  retry?: ToolRetryPolicy;
+}
+
+export type ToolExecutionMode = 'sequential' | 'parallel';
+
+/**
+ * The workflow-safe half of a tool: everything the preflight needs, nothing that touches the
+ * file system or the network. The body is registered with the worker under the same `name`.
+ */
+export interface ToolSpec<TParameters extends TSchema = TSchema> {
+  name: string;
+  label: string;
+  description: string;
+  /** The single source of truth for the tool's input; the body receives `Static<parameters>`. */
+  parameters: TParameters;
+  /**
+   * Compatibility shim (R7): turns raw arguments of an older shape into the current one.
+   *
+   * Contract: a pure function of its input (it runs in workflow code and is replayed); it must
+   * not mutate its input; its output is validated against `parameters` next, so it is never a
+   * way around the schema. Throwing is allowed: the message becomes the call's error result.
+   */
+  prepareArguments?: (rawArguments: unknown) => unknown;
+  /** `sequential` makes every batch that calls this tool run one call at a time (R13). */
+  executionMode?: ToolExecutionMode;
+  activity?: ToolActivityOptions;
+}
+
+export type ToolArguments<TSpec extends ToolSpec> = Static<TSpec['parameters']>;
+
+/** What a tool body returns (and what `afterToolCall` may override, field by field). */
+export interface ToolExecutionResult {
+  content: ToolResultContent[];
+  details?: unknown;
+  /** When every result of a batch says so, the run stops after that batch (R18). */
+  terminate?: boolean;
+}
+
+/** The description of a tool that is sent to the model. Plain JSON. */
+export interface ToolDescriptor {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+export function describeTool(tool: ToolSpec): ToolDescriptor {
+  // JSON round trip drops TypeBox's symbol-keyed metadata; the model sees plain JSON Schema.
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: JSON.parse(JSON.stringify(tool.parameters)) as unknown,
+  };
+}

@@ -1,0 +1,81 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { TSchema } from '@sinclair/typebox';
+import { coerceValue } from './coercion.js';
+import { cloneJson, describeValue } from './json-values.js';
+
+/**
+ * Argument validation (R8): deep copy, coercion toward the schema, then an AJV check. One AJV
+ * instance for the process (or workflow context); compiled validators are cached per schema
+ * object, so a tool's schema is compiled once however many calls it gets.
+ */
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const validators = new WeakMap<object, ValidateFunction>();
+
+export function validatorFor(schema: object): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+function passes(schema: Record<string, unknown>, value: unknown): boolean {
+  try {
+    return validatorFor(schema)(value);
+  } catch {
+    // A branch that cannot compile on its own (a dangling $ref, say) is simply not taken.
+    return false;
+  }
+}
+
+export type ValidationOutcome =
+  { ok: true; value: unknown } | { ok: false; message: string; failures: string[] };
+
+/** `/edits/0/oldText` becomes `edits.0.oldText`; the root is `arguments`. */
+function pathOf(error: ErrorObject): string {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
+    segments.push(params.missingProperty);
+  }
+  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+    segments.push(params.additionalProperty);
+  }
+  return segments.length === 0 ? 'arguments' : segments.join('.');
+}
+
+function describeFailure(error: ErrorObject): string {
+  if (error.keyword === 'required') return `${pathOf(error)}: is required`;
+  if (error.keyword === 'additionalProperties') return `${pathOf(error)}: is not allowed`;
+  return `${pathOf(error)}: ${error.message ?? 'is invalid'}`;
+}
+
+/**
+ * Validates `rawArguments` against `schema` without touching them: the result's `value` is a
+ * coerced deep copy. On failure the message names every failing field by path and shows the
+ * arguments as received.
+ */
+export function validateArguments(
+  toolName: string,
+  schema: TSchema,
+  rawArguments: unknown,
+): ValidationOutcome {
+  const copy = cloneJson(rawArguments);
+  const coerced = coerceValue(copy, schema, passes);
+  const validate = validatorFor(schema);
+  if (validate(coerced)) return { ok: true, value: coerced };
+  const failures = [...new Set((validate.errors ?? []).map(describeFailure))];
+  const message = [
+    `Validation failed for tool "${toolName}":`,
+    ...failures.map((failure) => `  - ${failure}`),
+    '',
+    'Received arguments:',
+    describeValue(rawArguments),
+  ].join('\n');
+  return { ok: false, message, failures };
+}
