@@ -1,0 +1,30 @@
+import type { Static } from '@sinclair/typebox';
+import type { ToolExecutionResult, ToolSpec } from '../core/index.js';
+
+/** What a tool body gets besides its arguments. Worker side only. */
+export interface ToolExecutionContext {
+  /** Absolute path of the job's workspace; file tools resolve paths against it. */
+  workspace: string;
+  /** Aborted when the job is cancelled or the activity times out: stop promptly. */
+  signal: AbortSignal;
+  toolCallId: string;
+  /** Stable across retries of the same call (R24): use it to make side effects idempotent. */
+  idempotencyKey: string;
+  /** Reports progress; in the durable runner it is an activity heartbeat. */
+  heartbeat(details?: unknown): void;
+}
+
+/**
+ * The worker-side half of a tool: the body. Registered with the worker under `spec.name`.
+ *
+ * Contract: resolve with the result, or throw an Error whose message tells the model what went
+ * wrong (R16); never report failure as plain result text. The body may run more than once for
+ * one call (R24). It must honour `signal`.
+ */
+export interface ToolImplementation<TSpec extends ToolSpec = ToolSpec> {
+  spec: TSpec;
+  execute(
+    args: Static<TSpec['parameters']>,
+    context: ToolExecutionContext,
+  ): Promise<ToolExecutionResult>;
+}
