@@ -32,6 +32,22 @@ export interface AgentRunOutcome {
   newMessages: Message[];
   /** The stop reason of the last assistant message, if any. */
   stopReason: AssistantMessage['stopReason'] | undefined;
+  /**
+   * Set when the run paused at a turn boundary because `shouldPause` asked it to: no
+   * `agent_end` was emitted, and these messages (steering or follow-up) were read but not yet
+   * injected. Resume with `runAgentLoop(pending, transcript, config, effects, { resume: true })`.
+   */
+  paused?: { pending: Message[] };
+}
+
+export interface AgentLoopOptions {
+  /**
+   * Continue a paused run: no `agent_start`, and `prompts` are injected at the start of the
+   * next turn, like steering messages.
+   */
+  resume?: boolean;
+  /** Asked before each new turn; true pauses the run there (for continue-as-new). */
+  shouldPause?: () => boolean;
 }
 
 function abortedAssistantMessage(timestamp: number): AssistantMessage {
@@ -55,6 +71,7 @@ export async function runAgentLoop(
   transcript: AgentTranscript,
   config: AgentLoopConfig,
   effects: AgentLoopEffects,
+  options: AgentLoopOptions = {},
 ): Promise<AgentRunOutcome> {
   const tools = indexTools(config.tools);
   const descriptors = config.tools.map(describeTool);
@@ -73,16 +90,25 @@ export async function runAgentLoop(
     newMessages.push(message);
   };
 
-  await effects.emit({ type: 'agent_start' });
-  await effects.emit({ type: 'turn_start' });
-  for (const prompt of prompts) await append(prompt);
-
-  let pending: Message[] = await effects.takeSteeringMessages();
-  let firstTurn = true;
+  let pending: Message[];
+  let firstTurn: boolean;
+  if (options.resume) {
+    pending = [...prompts, ...(await effects.takeSteeringMessages())];
+    firstTurn = false;
+  } else {
+    await effects.emit({ type: 'agent_start' });
+    await effects.emit({ type: 'turn_start' });
+    for (const prompt of prompts) await append(prompt);
+    pending = await effects.takeSteeringMessages();
+    firstTurn = true;
+  }
 
   run: for (;;) {
     let hasMoreToolCalls = true;
     while (hasMoreToolCalls || pending.length > 0) {
+      if (!firstTurn && !effects.isAborted() && options.shouldPause?.()) {
+        return { newMessages, stopReason: lastStopReason, paused: { pending } };
+      }
       if (!firstTurn) await effects.emit({ type: 'turn_start' });
       firstTurn = false;
 

@@ -6,7 +6,7 @@ import { findTemporalBinary } from '../../src/server/temporal-binary.js';
  * Starts a real Temporal dev server for a test file: the project's binary when there is one
  * (`npm run temporal:install`), else the SDK's own download.
  */
-export async function startDevServer(): Promise<TestWorkflowEnvironment> {
+export async function startDevServer(extraArgs: string[] = []): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
   const binary = findTemporalBinary();
   return TestWorkflowEnvironment.createLocal({
@@ -15,6 +15,7 @@ export async function startDevServer(): Promise<TestWorkflowEnvironment> {
         ? { type: 'existing-path', path: binary.path }
         : { type: 'cached-download' },
       log: { format: 'pretty', level: 'error' },
+      extraArgs,
     },
   });
 }

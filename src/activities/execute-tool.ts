@@ -1,0 +1,52 @@
+import { CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ToolExecutionResult } from '../core/index.js';
+import { isRetryableToolError } from '../tools/retryable-tool-error.js';
+import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { heartbeatWhile } from './heartbeat-while.js';
+
+export interface ExecuteToolInput {
+  toolName: string;
+  toolCallId: string;
+  /** Validated by the workflow's preflight. */
+  args: unknown;
+  workspace: string;
+  /** Stable across attempts: the workflow id and the tool call id (R24). */
+  idempotencyKey: string;
+}
+
+/** Error type of a tool body's own failure: the model reads the message (R16). */
+export const TOOL_FAILURE = 'ToolFailure';
+
+/**
+ * Runs one prepared call's body. A body's thrown error is final (non-retryable) unless the
+ * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy.
+ */
+export function makeExecuteTool(tools: ReadonlyMap<string, ToolImplementation>) {
+  return async function executeTool(input: ExecuteToolInput): Promise<ToolExecutionResult> {
+    const tool = tools.get(input.toolName);
+    if (!tool) {
+      throw ApplicationFailure.nonRetryable(
+        `Tool ${input.toolName} has no implementation on this worker`,
+        'ToolNotRegistered',
+      );
+    }
+    const context = Context.current();
+    try {
+      return await heartbeatWhile(() =>
+        tool.execute(input.args as never, {
+          workspace: input.workspace,
+          signal: context.cancellationSignal,
+          toolCallId: input.toolCallId,
+          idempotencyKey: input.idempotencyKey,
+          heartbeat: (details) => context.heartbeat(details),
+        }),
+      );
+    } catch (error) {
+      if (context.cancellationSignal.aborted) throw new CancelledFailure('Tool call cancelled');
+      const message = error instanceof Error ? error.message : String(error);
+      if (isRetryableToolError(error)) throw ApplicationFailure.retryable(message, TOOL_FAILURE);
+      throw ApplicationFailure.nonRetryable(message, TOOL_FAILURE);
+    }
+  };
+}

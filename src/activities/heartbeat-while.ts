@@ -1,0 +1,18 @@
+import { Context } from '@temporalio/activity';
+
+const HEARTBEAT_INTERVAL_MS = 1000;
+
+/**
+ * Runs `work` with a heartbeat every second, so that Temporal learns the activity is alive and
+ * can deliver a cancellation to it (through `Context.current().cancellationSignal`).
+ */
+export async function heartbeatWhile<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), HEARTBEAT_INTERVAL_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

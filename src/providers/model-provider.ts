@@ -1,0 +1,37 @@
+import type { AssistantMessage, ModelRequest } from '../core/index.js';
+
+/** What a provider gets besides the request. Worker side only. */
+export interface ModelCallContext {
+  /** Aborted when the job is cancelled: stop the request and return or throw promptly. */
+  signal: AbortSignal;
+  /** Tells Temporal the call is alive (and lets it deliver a cancellation). */
+  heartbeat(details?: unknown): void;
+}
+
+/**
+ * A model behind a `--model provider:id` name.
+ *
+ * Contract: resolve with one assistant message. A provider-side failure that retrying cannot
+ * fix (bad request, used-up script) is a message with `stopReason: "error"` and
+ * `errorMessage`; a transient failure (network, rate limit) is a thrown error, which the
+ * activity's retry policy retries. Secrets are read here, never taken from the request.
+ */
+export interface ModelProvider {
+  call(request: ModelRequest, context: ModelCallContext): Promise<AssistantMessage>;
+}
+
+export interface ModelName {
+  provider: string;
+  id: string;
+}
+
+/** `scripted:demo.json` is `{ provider: 'scripted', id: 'demo.json' }`. */
+export function parseModelName(name: string): ModelName {
+  const separator = name.indexOf(':');
+  if (separator <= 0 || separator === name.length - 1) {
+    throw new Error(
+      `Model "${name}" is not of the form provider:model-id (e.g. scripted:demo.json)`,
+    );
+  }
+  return { provider: name.slice(0, separator), id: name.slice(separator + 1) };
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { STOP_REASONS, type AssistantContent, type StopReason } from '../core/index.js';
+
+/** One scripted model answer, as written in a script file. */
+export interface ScriptedAnswer {
+  content: AssistantContent[];
+  stopReason: StopReason;
+  errorMessage?: string;
+  /** Milliseconds the answer takes to arrive (to demo and test long calls and cancellation). */
+  delayMs?: number;
+}
+
+function fail(path: string, where: string, problem: string): never {
+  throw new Error(`Model script ${path}: ${where}: ${problem}`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkBlock(path: string, where: string, block: unknown): AssistantContent {
+  if (!isRecord(block)) fail(path, where, 'must be an object');
+  switch (block.type) {
+    case 'text':
+      if (typeof block.text !== 'string') fail(path, where, 'a text block needs a string "text"');
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      if (typeof block.thinking !== 'string') {
+        fail(path, where, 'a thinking block needs a string "thinking"');
+      }
+      return { type: 'thinking', thinking: block.thinking };
+    case 'toolCall':
+      if (typeof block.id !== 'string' || block.id === '') {
+        fail(path, where, 'a toolCall block needs a non-empty string "id"');
+      }
+      if (typeof block.name !== 'string')
+        fail(path, where, 'a toolCall block needs a string "name"');
+      return { type: 'toolCall', id: block.id, name: block.name, arguments: block.arguments ?? {} };
+    default:
+      fail(
+        path,
+        where,
+        `unknown block type ${JSON.stringify(block.type)} (text, thinking, toolCall)`,
+      );
+  }
+}
+
+function checkAnswer(path: string, index: number, answer: unknown): ScriptedAnswer {
+  const where = `answer ${index}`;
+  if (!isRecord(answer)) fail(path, where, 'must be an object');
+  if (!Array.isArray(answer.content)) fail(path, where, '"content" must be an array of blocks');
+  if (!STOP_REASONS.includes(answer.stopReason as StopReason)) {
+    fail(path, where, `"stopReason" must be one of ${STOP_REASONS.join(', ')}`);
+  }
+  if (answer.errorMessage !== undefined && typeof answer.errorMessage !== 'string') {
+    fail(path, where, '"errorMessage" must be a string');
+  }
+  if (
+    answer.delayMs !== undefined &&
+    (typeof answer.delayMs !== 'number' || !Number.isFinite(answer.delayMs) || answer.delayMs < 0)
+  ) {
+    fail(path, where, '"delayMs" must be a non-negative number');
+  }
+  const content = answer.content.map((block, blockIndex) =>
+    checkBlock(path, `${where}, block ${blockIndex}`, block),
+  );
+  const checked: ScriptedAnswer = { content, stopReason: answer.stopReason as StopReason };
+  if (typeof answer.errorMessage === 'string') checked.errorMessage = answer.errorMessage;
+  if (typeof answer.delayMs === 'number') checked.delayMs = answer.delayMs;
+  return checked;
+}
+
+/** Reads and checks a model script: a JSON array of answers. Throws a message naming the flaw. */
+export function loadModelScript(path: string): ScriptedAnswer[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`Model script ${path}: cannot be read (${code ?? String(error)})`, {
+      cause: error,
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`Model script ${path}: not valid JSON (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  if (!Array.isArray(parsed)) fail(path, 'top level', 'must be an array of assistant answers');
+  return parsed.map((answer, index) => checkAnswer(path, index, answer));
+}

@@ -1,0 +1,66 @@
+import { emptyUsage, type AssistantMessage, type ModelRequest } from '../core/index.js';
+import type { ModelCallContext, ModelProvider } from './model-provider.js';
+import { loadModelScript } from './model-script.js';
+
+const HEARTBEAT_INTERVAL_MS = 1000;
+
+/** Waits `milliseconds`, heartbeating, and gives up when the signal aborts. */
+async function waitAlive(milliseconds: number, context: ModelCallContext): Promise<void> {
+  const deadline = Date.now() + milliseconds;
+  while (Date.now() < deadline) {
+    context.signal.throwIfAborted();
+    context.heartbeat();
+    const step = Math.min(HEARTBEAT_INTERVAL_MS, deadline - Date.now());
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, step);
+      context.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+  context.signal.throwIfAborted();
+}
+
+/**
+ * `scripted:FILE`: answer n of the script for model call n of the job. n is counted from the
+ * transcript (its assistant messages), so a retried or replayed call gets the same answer.
+ */
+export function scriptedProvider(path: string): ModelProvider {
+  return {
+    async call(request: ModelRequest, context: ModelCallContext): Promise<AssistantMessage> {
+      const script = loadModelScript(path);
+      const callNumber = request.messages.filter((message) => message.role === 'assistant').length;
+      const base = {
+        role: 'assistant' as const,
+        api: 'scripted',
+        provider: 'scripted',
+        model: path,
+        usage: emptyUsage(),
+      };
+      const answer = script[callNumber];
+      if (!answer) {
+        return {
+          ...base,
+          content: [],
+          stopReason: 'error',
+          errorMessage: `The model script ${path} is used up: it has ${script.length} answers and this is model call ${callNumber + 1}`,
+          timestamp: Date.now(),
+        };
+      }
+      if (answer.delayMs) await waitAlive(answer.delayMs, context);
+      const message: AssistantMessage = {
+        ...base,
+        content: answer.content,
+        stopReason: answer.stopReason,
+        timestamp: Date.now(),
+      };
+      if (answer.errorMessage !== undefined) message.errorMessage = answer.errorMessage;
+      return message;
+    },
+  };
+}

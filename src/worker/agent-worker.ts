@@ -1,0 +1,31 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import { builtinTools } from '../tools/index.js';
+import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { DEFAULT_TASK_QUEUE } from './task-queue.js';
+import { agentWorkflowsPath } from './workflow-bundle-path.js';
+
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue?: string;
+  /** Tool bodies beyond the built-in ones; each needs a spec in the workflow bundle. */
+  tools?: ToolImplementation[];
+  /** Another workflow module (one that builds its workflow with extra tool specs). */
+  workflowsPath?: string;
+  /** Extra worker settings (tuning, caching); they win over the defaults here. */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+/** A worker that runs agent jobs: the workflow, the model activity and the tool bodies. */
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    workflowsPath: options.workflowsPath ?? agentWorkflowsPath(),
+    activities: createActivities(tools),
+    ...options.workerOptions,
+  });
+}

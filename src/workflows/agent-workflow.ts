@@ -1,0 +1,189 @@
+import {
+  CancellationScope,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  CancelledFailure,
+} from '@temporalio/workflow';
+import type { AgentActivities } from '../activities/index.js';
+import {
+  OPERATION_ABORTED,
+  emptyUsage,
+  runAgentLoop,
+  userMessage,
+  type AgentLoopEffects,
+  type AssistantMessage,
+  type Message,
+  type ToolSpec,
+  type Usage,
+} from '../core/index.js';
+import { createPolicyGate } from '../policy/policy-gate.js';
+import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
+import {
+  eventsQuery,
+  followUpSignal,
+  statusQuery,
+  steerSignal,
+  transcriptQuery,
+} from './definitions.js';
+import { EventLog } from './event-log.js';
+import { failureMessage } from './failure-message.js';
+import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
+
+const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
+
+const DEFAULT_SYSTEM_PROMPT =
+  'You are a careful agent working in a workspace through the tools you are given.';
+
+function addUsage(total: Usage, usage: Usage): Usage {
+  return {
+    input: total.input + usage.input,
+    output: total.output + usage.output,
+    cacheRead: total.cacheRead + usage.cacheRead,
+    cacheWrite: total.cacheWrite + usage.cacheWrite,
+    totalTokens: total.totalTokens + usage.totalTokens,
+    cost: {
+      input: total.cost.input + usage.cost.input,
+      output: total.cost.output + usage.cost.output,
+      cacheRead: total.cost.cacheRead + usage.cost.cacheRead,
+      cacheWrite: total.cost.cacheWrite + usage.cost.cacheWrite,
+      total: total.cost.total + usage.cost.total,
+    },
+  };
+}
+
+function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: [],
+    usage: emptyUsage(),
+    stopReason,
+    errorMessage: text,
+    timestamp: Date.now(),
+  };
+}
+
+function resolveTools(names: string[], specs: Readonly<Record<string, ToolSpec>>): ToolSpec[] {
+  return names.map((name) => {
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
+    if (!spec) throw new Error(`Tool ${name} is not known to this workflow`);
+    return spec;
+  });
+}
+
+/**
+ * Builds the agent workflow for a set of tool specs (the built-in ones in production; tests add
+ * their own). Each turn: the model call is an activity; preflight and policy run here; every
+ * prepared tool body is an activity of its own. Cancelling the workflow aborts the run (R21).
+ */
+export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>) {
+  return async function agentJob(input: AgentJobInput): Promise<AgentJobResult> {
+    const carried = input.carried;
+    const tools = resolveTools(input.tools, toolSpecs);
+    const transcript = { messages: carried?.messages ?? [] };
+    const log = new EventLog(carried?.events ?? []);
+    const steering: Message[] = carried?.steering ?? [];
+    const followUps: Message[] = carried?.followUps ?? [];
+    let phase: JobPhase = 'starting';
+    let modelCalls = carried?.modelCalls ?? 0;
+
+    const root = CancellationScope.current();
+    const isAborted = () => root.consideredCancelled;
+    const lastAssistant = () =>
+      transcript.messages.findLast(
+        (message): message is AssistantMessage => message.role === 'assistant',
+      );
+    const status = (): JobStatus => ({
+      phase,
+      turns: modelCalls,
+      modelCalls,
+      lastSeq: log.lastSeq,
+      stopReason: phase === 'done' ? lastAssistant()?.stopReason : undefined,
+      errorMessage: phase === 'done' ? lastAssistant()?.errorMessage : undefined,
+      cancelled: isAborted(),
+      usage: transcript.messages.reduce(
+        (total, message) => (message.role === 'assistant' ? addUsage(total, message.usage) : total),
+        emptyUsage(),
+      ),
+      continuedAsNew: carried?.runs ?? 0,
+    });
+
+    setHandler(steerSignal, (text) => void steering.push(userMessage(text, Date.now())));
+    setHandler(followUpSignal, (text) => void followUps.push(userMessage(text, Date.now())));
+    setHandler(statusQuery, status);
+    setHandler(eventsQuery, (afterSeq, limit) => log.after(afterSeq, limit));
+    setHandler(transcriptQuery, () => transcript.messages);
+
+    const effects: AgentLoopEffects = {
+      emit: (event) => log.append(event),
+      isAborted,
+      now: () => Date.now(),
+      takeSteeringMessages: () => steering.splice(0),
+      takeFollowUpMessages: () => followUps.splice(0),
+      async callModel(request) {
+        phase = 'model';
+        modelCalls += 1;
+        try {
+          return await callModel({ model: input.model, request });
+        } catch (error) {
+          // R21: an aborted call; R2: a call that failed for good ends the run as an error.
+          if (isCancellation(error)) return failedAssistantMessage('aborted', OPERATION_ABORTED);
+          return failedAssistantMessage('error', failureMessage(error));
+        }
+      },
+      async executeTool(call) {
+        phase = 'tools';
+        const { executeTool } = proxyActivities<AgentActivities>(toolActivityOptions(call.tool));
+        try {
+          return await executeTool({
+            toolName: call.tool.name,
+            toolCallId: call.toolCall.id,
+            args: call.args,
+            workspace: input.workspace,
+            idempotencyKey: `${workflowInfo().workflowId}/${call.toolCall.id}`,
+          });
+        } catch (error) {
+          throw new Error(failureMessage(error), { cause: error });
+        }
+      },
+    };
+
+    const outcome = await runAgentLoop(
+      carried ? carried.pending : [userMessage(input.prompt, Date.now())],
+      transcript,
+      {
+        systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+        tools,
+        toolExecution: input.toolExecution ?? 'parallel',
+        beforeToolCall: createPolicyGate({ workspace: input.workspace, policy: input.policy }),
+      },
+      effects,
+      { resume: carried !== undefined, shouldPause: () => workflowInfo().continueAsNewSuggested },
+    );
+
+    if (outcome.paused) {
+      // Long job: hand the whole state to a fresh run before history grows too large.
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof agentJob>({
+        ...input,
+        carried: {
+          messages: transcript.messages,
+          events: log.all(),
+          steering: steering.splice(0),
+          followUps: followUps.splice(0),
+          pending: outcome.paused.pending,
+          modelCalls,
+          runs: (carried?.runs ?? 0) + 1,
+        },
+      });
+    }
+
+    phase = 'done';
+    if (isAborted()) throw new CancelledFailure('Agent job cancelled');
+    return { status: status(), messages: transcript.messages };
+  };
+}

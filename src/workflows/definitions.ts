@@ -1,0 +1,15 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Message } from '../core/index.js';
+import type { JobStatus, SequencedEvent } from './job-types.js';
+
+/** A message to inject before the job's next model call (R20). */
+export const steerSignal = defineSignal<[text: string]>('steer');
+/** A message that starts another turn when the agent would stop (R20). */
+export const followUpSignal = defineSignal<[text: string]>('followUp');
+
+export const statusQuery = defineQuery<JobStatus>('status');
+/** Events after a sequence number (at most `limit`). */
+export const eventsQuery = defineQuery<SequencedEvent[], [afterSeq: number, limit?: number]>(
+  'events',
+);
+export const transcriptQuery = defineQuery<Message[]>('transcript');

@@ -1,0 +1,68 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import type { Message } from '../../../src/core/index.js';
+import type { AgentJobResult } from '../../../src/workflows/job-types.js';
+import {
+  createTestWorker,
+  jobInput,
+  scriptedModel,
+  startTestJob,
+  temporaryFolder,
+  text,
+  toolCall,
+  uniqueName,
+} from '../../support/agent-harness.js';
+import { startDevServer } from '../../support/temporal-server.js';
+
+let environment: TestWorkflowEnvironment;
+let worker: Worker;
+let workerRun: Promise<void>;
+const taskQueue = uniqueName('continue-as-new');
+
+beforeAll(async () => {
+  // A low threshold makes Temporal suggest continue-as-new after a few turns.
+  environment = await startDevServer([
+    '--dynamic-config-value',
+    'limit.historyCount.suggestContinueAsNew=30',
+  ]);
+  worker = await createTestWorker(environment, taskQueue);
+  workerRun = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await workerRun;
+  await environment?.teardown();
+});
+
+test('a long job continues as new: transcript, queues and event numbering carry over', async () => {
+  const folder = temporaryFolder();
+  const turns = 12;
+  const answers = Array.from({ length: turns }, (_, index) => ({
+    stopReason: 'toolUse' as const,
+    content: [toolCall(`call-${index}`, 'bash', { command: `echo turn ${index}` })],
+  }));
+  const model = scriptedModel(folder, [
+    ...answers,
+    { stopReason: 'stop', content: [text('all done')] },
+  ]);
+  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const result = (await job.handle.result()) as AgentJobResult;
+
+  expect(result.status.continuedAsNew).toBeGreaterThan(0);
+  expect(result.status.modelCalls).toBe(turns + 1);
+  const messages: Message[] = result.messages;
+  const callIds = messages.flatMap((message) =>
+    message.role === 'toolResult' ? [message.toolCallId] : [],
+  );
+  // Every turn's result exactly once, in order: nothing lost, nothing repeated.
+  expect(callIds).toEqual(answers.map((_, index) => `call-${index}`));
+  expect(messages.filter((message) => message.role === 'user')).toHaveLength(1);
+
+  const events = await job.events(0, 100_000);
+  expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+  expect(events.filter((event) => event.type === 'agent_start')).toHaveLength(1);
+  expect(events.filter((event) => event.type === 'agent_end')).toHaveLength(1);
+  expect(events.filter((event) => event.type === 'turn_start')).toHaveLength(turns + 1);
+  expect(events.filter((event) => event.type === 'turn_end')).toHaveLength(turns + 1);
+});

@@ -1,0 +1,11 @@
+import { Type } from '@sinclair/typebox';
+import type { ToolSpec } from '../../../src/core/index.js';
+
+/** A test tool whose first attempt fails with a retryable error (R24). */
+export const flakyToolSpec = {
+  name: 'flaky',
+  label: 'Flaky',
+  description: 'Appends a line to a file; the first attempt of each call fails.',
+  parameters: Type.Object({ file: Type.String(), line: Type.String() }),
+  activity: { retry: { initialInterval: '100 milliseconds', maximumAttempts: 3 } },
+} satisfies ToolSpec;

@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker, WorkerOptions } from '@temporalio/worker';
+import { AgentJob, startJob } from '../../src/client/job-client.js';
+import type { ScriptedAnswer } from '../../src/providers/model-script.js';
+import { createAgentWorker } from '../../src/worker/agent-worker.js';
+import type { AgentJobInput } from '../../src/workflows/job-types.js';
+import { flakyTool } from '../integration/agent/flaky-tool-body.js';
+
+export const testWorkflowsPath = fileURLToPath(
+  new URL('../integration/agent/workflows.ts', import.meta.url),
+);
+
+export function temporaryFolder(prefix = 'dar-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a model script into `folder` and returns the `scripted:` model name. */
+export function scriptedModel(folder: string, answers: ScriptedAnswer[]): string {
+  const path = join(folder, `script-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, JSON.stringify(answers, null, 2));
+  return `scripted:${path}`;
+}
+
+export function toolCall(id: string, name: string, args: unknown) {
+  return { type: 'toolCall' as const, id, name, arguments: args };
+}
+
+export function text(value: string) {
+  return { type: 'text' as const, text: value };
+}
+
+/** A worker for the test workflow module that replays every task (no workflow cache). */
+export async function createTestWorker(
+  environment: TestWorkflowEnvironment,
+  taskQueue: string,
+  workerOptions: Partial<WorkerOptions> = {},
+): Promise<Worker> {
+  return createAgentWorker({
+    connection: environment.nativeConnection,
+    taskQueue,
+    workflowsPath: testWorkflowsPath,
+    tools: [flakyTool],
+    workerOptions: { maxCachedWorkflows: 0, ...workerOptions },
+  });
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${crypto.randomUUID()}`;
+}
+
+export function jobInput(partial: Partial<AgentJobInput> & { model: string; workspace: string }) {
+  return {
+    prompt: 'do the task',
+    tools: ['read', 'write', 'edit', 'ls', 'bash', 'flaky'],
+    ...partial,
+  } satisfies AgentJobInput;
+}
+
+export async function startTestJob(
+  environment: TestWorkflowEnvironment,
+  taskQueue: string,
+  input: AgentJobInput,
+): Promise<AgentJob> {
+  return startJob(environment.client, input, { taskQueue, workflowId: uniqueName('job') });
+}
