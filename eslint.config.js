@@ -7,6 +7,7 @@ const workflowSafeFiles = [
   'src/core/**/*.ts',
   'src/workflows/**/*.ts',
   'src/policy/**/*.ts',
+  'src/tools/specs/**/*.ts',
   'test/**/workflows.ts',
   'test/**/workflows/**/*.ts',
 ];

@@ -1,0 +1,8 @@
+import type { ToolActivityOptions } from '../../core/index.js';
+
+/** File tools are quick and safe to run again after a lost worker (R24). */
+export const fileToolActivityOptions: ToolActivityOptions = {
+  startToCloseTimeout: '2m',
+  heartbeatTimeout: '10s',
+  retry: { maximumAttempts: 3 },
+};

@@ -1,0 +1,30 @@
+import { describeTool } from '../../../src/core/index.js';
+import { builtinTools, builtinToolList } from '../../../src/tools/index.js';
+import { builtinToolSpecList, builtinToolSpecs } from '../../../src/tools/specs/index.js';
+
+describe('built-in tool specs and implementations', () => {
+  it('pairs every spec with the body registered under the same name', () => {
+    expect(Object.keys(builtinToolSpecs)).toEqual(['read', 'write', 'edit', 'ls', 'bash']);
+    expect(Object.keys(builtinTools)).toEqual(Object.keys(builtinToolSpecs));
+    for (const [name, spec] of Object.entries(builtinToolSpecs)) {
+      expect(spec.name).toBe(name);
+      expect(builtinTools[name as keyof typeof builtinTools].spec).toBe(spec);
+    }
+    expect(builtinToolSpecList.map((spec) => spec.name)).toEqual(Object.keys(builtinToolSpecs));
+    expect(builtinToolList.map((tool) => tool.spec)).toEqual(builtinToolSpecList);
+  });
+
+  it('never retries a shell command, and lets file tools retry', () => {
+    expect(builtinToolSpecs.bash.activity.retry).toEqual({ maximumAttempts: 1 });
+    expect(builtinToolSpecs.bash.activity.heartbeatTimeout).toBe('10s');
+    expect(builtinToolSpecs.read.activity.retry?.maximumAttempts).toBe(3);
+  });
+
+  it('describes each tool to the model as plain JSON', () => {
+    for (const spec of builtinToolSpecList) {
+      const descriptor = describeTool(spec);
+      expect(JSON.parse(JSON.stringify(descriptor))).toEqual(descriptor);
+      expect(descriptor.description.length).toBeGreaterThan(20);
+    }
+  });
+});
