@@ -13,6 +13,8 @@ export interface AgentWorkerOptions {
   tools?: ToolImplementation[];
   /** Another workflow module (one that builds its workflow with extra tool specs). */
   workflowsPath?: string;
+  /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
+  workflowsOnly?: boolean;
   /** Extra worker settings (tuning, caching); they win over the defaults here. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -25,7 +27,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowsPath: options.workflowsPath ?? agentWorkflowsPath(),
-    activities: createActivities(tools),
+    ...(options.workflowsOnly ? {} : { activities: createActivities(tools) }),
     ...options.workerOptions,
   });
 }

@@ -1,0 +1,116 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
+import { AgentJob, getJob, startJob } from '../../client/job-client.js';
+import { createAgentWorker } from '../../worker/agent-worker.js';
+import type { AgentJobInput, AgentJobResult } from '../../workflows/job-types.js';
+import { openConnection } from '../connection.js';
+import { createEventPrinter } from '../event-format.js';
+import { buildJobInput } from '../job-options.js';
+import { parseFlags } from '../parse-flags.js';
+import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
+
+export const runUsage =
+  'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
+  '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
+  '[--system-prompt TEXT] [--state-dir DIR]';
+
+/** The exit code for a closed job: 0 normal end, 1 error, 130 cancelled. */
+export async function exitCodeOf(job: AgentJob): Promise<number> {
+  try {
+    const result = (await job.handle.result()) as AgentJobResult;
+    return result.status.stopReason === 'error' ? EXIT_FAILED : EXIT_OK;
+  } catch (error) {
+    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) {
+      return EXIT_CANCELLED;
+    }
+    throw error;
+  }
+}
+
+async function startOrAttach(
+  client: Parameters<typeof startJob>[0],
+  input: AgentJobInput,
+  workflowId: string | undefined,
+): Promise<{ job: AgentJob; attached: boolean }> {
+  try {
+    return {
+      job: await startJob(client, input, workflowId ? { workflowId } : {}),
+      attached: false,
+    };
+  } catch (error) {
+    // Running the same command again with the same --id attaches to the job instead.
+    if (error instanceof WorkflowExecutionAlreadyStartedError && workflowId) {
+      return { job: getJob(client, workflowId), attached: true };
+    }
+    throw error;
+  }
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'run',
+    argv,
+    {
+      model: { type: 'string' },
+      workspace: { type: 'string' },
+      tools: { type: 'string' },
+      policy: { type: 'string' },
+      'tool-execution': { type: 'string' },
+      'system-prompt': { type: 'string' },
+      id: { type: 'string' },
+      json: { type: 'boolean' },
+      detach: { type: 'boolean' },
+      'state-dir': { type: 'string' },
+    },
+    { min: 1, max: 1, names: 'one "<prompt>"' },
+  );
+  // Everything the user gave is checked before anything starts.
+  const input = buildJobInput({
+    prompt: positionals[0] ?? '',
+    model: values.model,
+    workspace: values.workspace,
+    tools: values.tools,
+    policy: values.policy,
+    toolExecution: values['tool-execution'],
+    systemPrompt: values['system-prompt'],
+  });
+
+  const connection = await openConnection(values['state-dir']);
+  try {
+    const { job, attached } = await startOrAttach(connection.client, input, values.id);
+    if (values.detach) {
+      console.log(job.workflowId);
+      return EXIT_OK;
+    }
+    process.stderr.write(`${attached ? 'Attached to' : 'Started'} job ${job.workflowId}\n`);
+    const worker = await createAgentWorker({
+      connection: await connection.workerConnection(),
+      namespace: connection.namespace,
+    });
+    const workerRun = worker.run();
+    const interrupted = new AbortController();
+    const onInterrupt = () => {
+      process.stderr.write(
+        `\nStopped watching. Job ${job.workflowId} is durable: \`dar worker\` carries it on, ` +
+          `\`dar events ${job.workflowId} --follow\` shows it, \`dar cancel ${job.workflowId}\` stops it.\n`,
+      );
+      interrupted.abort();
+    };
+    process.once('SIGINT', onInterrupt);
+    process.once('SIGTERM', onInterrupt);
+    try {
+      await job.follow(createEventPrinter(values.json ?? false), { signal: interrupted.signal });
+      return await exitCodeOf(job);
+    } catch (error) {
+      if (interrupted.signal.aborted) return EXIT_CANCELLED;
+      throw error;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+      worker.shutdown();
+      await workerRun;
+    }
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,42 @@
+import { openConnection } from '../connection.js';
+import { existingJob, readJob } from '../job-reader.js';
+import { parseFlags } from '../parse-flags.js';
+import { EXIT_OK } from '../usage-error.js';
+
+export const statusUsage = 'dar status ID [--json] [--state-dir DIR]';
+
+export async function statusCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'status',
+    argv,
+    { json: { type: 'boolean' }, 'state-dir': { type: 'string' } },
+    { min: 1, max: 1, names: 'a job id' },
+  );
+  const connection = await openConnection(values['state-dir']);
+  try {
+    const job = await existingJob(connection, positionals[0] ?? '');
+    const description = await job.handle.describe();
+    const status = await readJob(connection, job, (reader) => reader.status());
+    if (values.json) {
+      console.log(JSON.stringify({ workflowStatus: description.status.name, ...status }));
+      return EXIT_OK;
+    }
+    const lines = [
+      `job:        ${job.workflowId}`,
+      `workflow:   ${description.status.name}`,
+      `phase:      ${status.phase}${status.cancelled ? ' (cancelled)' : ''}`,
+      `turns:      ${status.turns}`,
+      `events:     ${status.lastSeq}`,
+      `tokens:     ${status.usage.input} in, ${status.usage.output} out, ${status.usage.totalTokens} total`,
+      `cost:       $${status.usage.cost.total.toFixed(4)}`,
+    ];
+    if (status.stopReason) lines.push(`stopped:    ${status.stopReason}`);
+    if (status.errorMessage) lines.push(`error:      ${status.errorMessage}`);
+    if (status.continuedAsNew > 0)
+      lines.push(`continued:  ${status.continuedAsNew} time(s) as new`);
+    console.log(lines.join('\n'));
+    return EXIT_OK;
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { textOf, type ToolExecutionResult } from '../core/index.js';
+import type { SequencedEvent } from '../workflows/job-types.js';
+
+const PREVIEW_LENGTH = 160;
+
+function preview(text: string, length = PREVIEW_LENGTH): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= length ? flat : `${flat.slice(0, length - 1)}…`;
+}
+
+function resultText(result: ToolExecutionResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '[image]')).join(' ');
+}
+
+function argumentsPreview(args: unknown): string {
+  try {
+    return preview(JSON.stringify(args) ?? '', 120);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * One line (or none) for a person reading a job's progress. Tool result messages are not
+ * printed: their `tool_execution_end` already was.
+ */
+export function formatEvent(event: SequencedEvent, turn: number): string | undefined {
+  switch (event.type) {
+    case 'agent_start':
+      return 'agent started';
+    case 'turn_start':
+      return `-- turn ${turn} --`;
+    case 'message_end': {
+      const message = event.message;
+      if (message.role === 'user') return `user: ${preview(textOf(message))}`;
+      if (message.role !== 'assistant') return undefined;
+      if (message.stopReason === 'error' || message.stopReason === 'aborted') {
+        return `assistant ${message.stopReason}: ${message.errorMessage ?? ''}`.trim();
+      }
+      const text = textOf(message);
+      return text ? `assistant: ${preview(text, 400)}` : undefined;
+    }
+    case 'tool_execution_start':
+      return `  > ${event.toolName} ${argumentsPreview(event.args)}`;
+    case 'tool_execution_end':
+      return `  ${event.isError ? 'x' : 'ok'} ${event.toolName}: ${preview(resultText(event.result))}`;
+    case 'agent_end':
+      return 'agent finished';
+    default:
+      return undefined;
+  }
+}
+
+/** Prints events as they come: JSON lines, or human lines that count turns. */
+export function createEventPrinter(json: boolean, write: (line: string) => void = console.log) {
+  let turn = 0;
+  return (event: SequencedEvent): void => {
+    if (json) {
+      write(JSON.stringify(event));
+      return;
+    }
+    if (event.type === 'turn_start') turn += 1;
+    const line = formatEvent(event, turn);
+    if (line !== undefined) write(line);
+  };
+}

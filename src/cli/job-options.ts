@@ -1,0 +1,107 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parsePolicy } from '../policy/index.js';
+import { parseModelName } from '../providers/model-provider.js';
+import { loadModelScript } from '../providers/model-script.js';
+import { knownProviders } from '../providers/registry.js';
+import { builtinToolSpecs } from '../tools/specs/index.js';
+import type { AgentJobInput } from '../workflows/job-types.js';
+import { UsageError } from './usage-error.js';
+
+export const DEFAULT_TOOLS = ['read', 'write', 'edit', 'ls', 'bash'];
+
+export interface JobFlags {
+  prompt: string;
+  model?: string | undefined;
+  workspace?: string | undefined;
+  tools?: string | undefined;
+  policy?: string | undefined;
+  toolExecution?: string | undefined;
+  systemPrompt?: string | undefined;
+}
+
+/** `scripted:` paths become absolute (the worker may run elsewhere) after the script is checked. */
+function checkModel(model: string, cwd: string): string {
+  let name;
+  try {
+    name = parseModelName(model);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (!knownProviders().includes(name.provider)) {
+    throw new UsageError(
+      `Unknown model provider "${name.provider}"; known: ${knownProviders().join(', ')}`,
+    );
+  }
+  if (name.provider !== 'scripted') return model;
+  const path = resolve(cwd, name.id);
+  try {
+    loadModelScript(path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return `scripted:${path}`;
+}
+
+function checkWorkspace(workspace: string, cwd: string): string {
+  const path = resolve(cwd, workspace);
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats) throw new UsageError(`Workspace ${path} does not exist`);
+  if (!stats.isDirectory()) throw new UsageError(`Workspace ${path} is not a folder`);
+  return path;
+}
+
+function checkTools(list: string): string[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const known = Object.keys(builtinToolSpecs);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `Unknown tool ${unknown.join(', ')} in --tools; known: ${known.join(', ')}`,
+    );
+  }
+  return [...new Set(names)];
+}
+
+function checkPolicy(file: string, cwd: string): AgentJobInput['policy'] {
+  const path = resolve(cwd, file);
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Policy file ${path} cannot be read (${(error as Error).message})`);
+  }
+  try {
+    return parsePolicy(JSON.parse(text));
+  } catch (error) {
+    throw new UsageError(`Policy file ${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Turns command-line flags into a job input, checking everything that can be checked before
+ * anything starts: model script, workspace, tool names, policy file.
+ */
+export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInput {
+  if (flags.prompt.trim() === '') throw new UsageError('The prompt is empty');
+  const toolExecution = flags.toolExecution ?? 'parallel';
+  if (toolExecution !== 'parallel' && toolExecution !== 'sequential') {
+    throw new UsageError(`--tool-execution must be parallel or sequential, not "${toolExecution}"`);
+  }
+  if (!flags.model) {
+    throw new UsageError('--model is required (e.g. --model scripted:examples/demo-script.json)');
+  }
+  const input: AgentJobInput = {
+    prompt: flags.prompt,
+    model: checkModel(flags.model, cwd),
+    workspace: checkWorkspace(flags.workspace ?? '.', cwd),
+    tools: checkTools(flags.tools ?? DEFAULT_TOOLS.join(',')),
+    toolExecution,
+  };
+  if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);
+  if (flags.systemPrompt) input.systemPrompt = flags.systemPrompt;
+  return input;
+}
