@@ -1,0 +1,75 @@
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { loadTlsConfig } from './cluster-tls.js';
+import type { ConnectionSettings } from './connection-settings.js';
+import { ensureDevServer } from './dev-server.js';
+
+export interface ConnectOptions {
+  /** Progress lines while the embedded server is started ("Starting Temporal dev server ..."). */
+  onProgress?: (message: string) => void;
+}
+
+/** A client-side connection and the client bound to the settings' namespace. */
+export interface TemporalClientConnection {
+  connection: Connection;
+  client: Client;
+  address: string;
+  namespace: string;
+}
+
+/** A worker-side connection; workers also need the namespace. */
+export interface TemporalWorkerConnection {
+  connection: NativeConnection;
+  address: string;
+  namespace: string;
+}
+
+interface Endpoint {
+  address: string;
+  namespace: string;
+  tls?: TLSConfig | true;
+  apiKey?: string;
+}
+
+/**
+ * Connects a `@temporalio/client` Connection and Client. Embedded settings first start (or
+ * reuse) the dev server under their state folder. The caller closes `connection`.
+ */
+export async function connectClient(
+  settings: ConnectionSettings,
+  options: ConnectOptions = {},
+): Promise<TemporalClientConnection> {
+  const { address, namespace, tls, apiKey } = await endpointFor(settings, options);
+  const connection = await Connection.connect({ address, tls, apiKey });
+  return { connection, client: new Client({ connection, namespace }), address, namespace };
+}
+
+/**
+ * Connects a `@temporalio/worker` NativeConnection for `Worker.create`. Embedded settings
+ * first start (or reuse) the dev server. The caller closes `connection`.
+ */
+export async function connectNativeConnection(
+  settings: ConnectionSettings,
+  options: ConnectOptions = {},
+): Promise<TemporalWorkerConnection> {
+  const { address, namespace, tls, apiKey } = await endpointFor(settings, options);
+  const connection = await NativeConnection.connect({ address, tls, apiKey });
+  return { connection, address, namespace };
+}
+
+async function endpointFor(
+  settings: ConnectionSettings,
+  options: ConnectOptions,
+): Promise<Endpoint> {
+  if (settings.kind === 'embedded') {
+    const server = await ensureDevServer({
+      stateDir: settings.stateDir,
+      onProgress: options.onProgress,
+    });
+    return { address: server.address, namespace: server.namespace };
+  }
+  const endpoint: Endpoint = { address: settings.address, namespace: settings.namespace };
+  if (settings.tls) endpoint.tls = await loadTlsConfig(settings.tls);
+  if (settings.apiKey) endpoint.apiKey = settings.apiKey;
+  return endpoint;
+}

@@ -1,0 +1,39 @@
+import type { DevServerPorts } from './dev-server-files.js';
+
+/** The embedded server listens on loopback only: it is this machine's private engine. */
+export const DEV_SERVER_HOST = '127.0.0.1';
+
+/** The embedded server serves a single namespace. */
+export const DEV_SERVER_NAMESPACE = 'default';
+
+/** Temporal's usual ports, used when free so that the UI sits where people expect it. */
+export const PREFERRED_PORTS: DevServerPorts = { port: 7233, uiPort: 8233 };
+
+/**
+ * `--search-attribute name=Type` arguments for the custom search attributes the runner needs.
+ * None yet.
+ */
+export function devServerSearchAttributeArgs(): string[] {
+  return [];
+}
+
+/** The arguments (after the binary) that start the embedded dev server. */
+export function devServerArguments(databaseFile: string, ports: DevServerPorts): string[] {
+  return [
+    'server',
+    'start-dev',
+    '--db-filename',
+    databaseFile,
+    '--ip',
+    DEV_SERVER_HOST,
+    '--port',
+    String(ports.port),
+    '--ui-port',
+    String(ports.uiPort),
+    '--namespace',
+    DEV_SERVER_NAMESPACE,
+    '--log-level',
+    'warn',
+    ...devServerSearchAttributeArgs(),
+  ];
+}
