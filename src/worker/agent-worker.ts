@@ -28,6 +28,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowsPath: options.workflowsPath ?? agentWorkflowsPath(),
     ...(options.workflowsOnly ? {} : { activities: createActivities(tools) }),
+    // Heartbeats carry cancellation to running activities; by default the SDK sends them at
+    // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
+    maxHeartbeatThrottleInterval: '1 second',
     ...options.workerOptions,
   });
 }
