@@ -12,15 +12,15 @@ async function waitAlive(milliseconds: number, context: ModelCallContext): Promi
     context.heartbeat();
     const step = Math.min(HEARTBEAT_INTERVAL_MS, deadline - Date.now());
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, step);
-      context.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        context.signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, step);
+      context.signal.addEventListener('abort', onAbort, { once: true });
     });
   }
   context.signal.throwIfAborted();

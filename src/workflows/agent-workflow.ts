@@ -112,8 +112,12 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       continuedAsNew: carried?.runs ?? 0,
     });
 
-    setHandler(steerSignal, (text) => void steering.push(userMessage(text, Date.now())));
-    setHandler(followUpSignal, (text) => void followUps.push(userMessage(text, Date.now())));
+    setHandler(steerSignal, (text) => {
+      steering.push(userMessage(text, Date.now()));
+    });
+    setHandler(followUpSignal, (text) => {
+      followUps.push(userMessage(text, Date.now()));
+    });
     setHandler(statusQuery, status);
     setHandler(eventsQuery, (afterSeq, limit) => log.after(afterSeq, limit));
     setHandler(transcriptQuery, () => transcript.messages);
