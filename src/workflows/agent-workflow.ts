@@ -1,4 +1,5 @@
 import {
+  ApplicationFailure,
   CancellationScope,
   allHandlersFinished,
   condition,
@@ -70,7 +71,13 @@ function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): 
 function resolveTools(names: string[], specs: Readonly<Record<string, ToolSpec>>): ToolSpec[] {
   return names.map((name) => {
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
-    if (!spec) throw new Error(`Tool ${name} is not known to this workflow`);
+    // A bad input fails the job at once; a plain Error would retry the workflow task forever.
+    if (!spec) {
+      throw ApplicationFailure.nonRetryable(
+        `Tool ${name} is not known to this workflow`,
+        'BadInput',
+      );
+    }
     return spec;
   });
 }

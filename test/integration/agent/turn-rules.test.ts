@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import type { Message, ToolResultMessage } from '../../../src/core/index.js';
@@ -201,4 +202,19 @@ test('R24: a retried body gets the same idempotency key on every attempt', async
   expect(attempts).toEqual([`${job.workflowId}/f1`, `${job.workflowId}/f1`]);
   expect(readFileSync(join(folder, 'out.txt'), 'utf8')).toBe('once\n');
   expect(resultText(resultsOf(result.messages)[0])).toBe('wrote after 2 attempts');
+});
+
+test('a job asking for a tool the workflow does not know fails at once with a clear message', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);
+  const job = await startTestJob(
+    environment,
+    taskQueue,
+    jobInput({ model, workspace: folder, tools: ['read', 'teleport'] }),
+  );
+  const failure: unknown = await job.handle.result().catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(WorkflowFailedError);
+  expect(String((failure as WorkflowFailedError).cause?.message)).toContain(
+    'Tool teleport is not known',
+  );
 });
