@@ -50,12 +50,10 @@ function failed(toolCall: ToolCall, text: string): FinalizedToolCall {
 /** Runs a batch (R13-R19) and returns its result messages. */
 export async function executeToolBatch(input: ToolBatchInput): Promise<ToolBatchOutcome> {
   const batch = new ToolBatch(input);
-  const finalized =
+  const { finalized, messages } =
     batchMode(input.toolCalls, input.config) === 'sequential'
       ? await batch.runSequential()
       : await batch.runParallel();
-  const messages: ToolResultMessage[] = [];
-  for (const call of finalized) messages.push(await batch.publish(call));
   return {
     messages,
     terminate: finalized.length > 0 && finalized.every((call) => call.result.terminate === true),
@@ -109,6 +107,12 @@ async function publishResult(
   return message;
 }
 
+/** A batch's finalized calls and their published result messages, both in source order. */
+interface PublishedBatch {
+  finalized: FinalizedToolCall[];
+  messages: ToolResultMessage[];
+}
+
 class ToolBatch {
   constructor(private readonly input: ToolBatchInput) {}
 
@@ -121,23 +125,25 @@ class ToolBatch {
   }
 
   /** R14: preflight, execute, finalize and publish each call before the next one starts. */
-  async runSequential(): Promise<FinalizedToolCall[]> {
+  async runSequential(): Promise<PublishedBatch> {
     const finalizedCalls: FinalizedToolCall[] = [];
+    const messages: ToolResultMessage[] = [];
     for (const toolCall of this.input.toolCalls) {
       await emitStart(toolCall, this.effects);
       const outcome = await this.prepare(toolCall);
       const finalized = 'result' in outcome ? outcome : await this.run(outcome);
       await emitEnd(finalized, this.effects);
+      messages.push(await this.publish(finalized));
       finalizedCalls.push(finalized);
     }
-    return finalizedCalls;
+    return { finalized: finalizedCalls, messages };
   }
 
   /**
    * R15: preflight call by call in source order (immediate errors end at once), then every
    * prepared body runs concurrently; end events follow real completion order.
    */
-  async runParallel(): Promise<FinalizedToolCall[]> {
+  async runParallel(): Promise<PublishedBatch> {
     const slots: (FinalizedToolCall | PreparedToolCall)[] = [];
     for (const toolCall of this.input.toolCalls) {
       await emitStart(toolCall, this.effects);
@@ -145,7 +151,7 @@ class ToolBatch {
       if ('result' in outcome) await emitEnd(outcome, this.effects);
       slots.push(outcome);
     }
-    return Promise.all(
+    const finalizedCalls = await Promise.all(
       slots.map(async (slot) => {
         if ('result' in slot) return slot;
         // R19: an abort after this call was prepared but before the bodies started.
@@ -156,6 +162,10 @@ class ToolBatch {
         return finalized;
       }),
     );
+    // Result messages in source order, once the whole batch finished.
+    const messages: ToolResultMessage[] = [];
+    for (const finalized of finalizedCalls) messages.push(await this.publish(finalized));
+    return { finalized: finalizedCalls, messages };
   }
 
   /** Preflight with the approval wait; a finalized error or a prepared call. */
