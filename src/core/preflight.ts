@@ -75,7 +75,7 @@ async function runGates(input: PreflightInput): Promise<PreflightOutcome> {
     : toolCall.arguments;
 
   // R8
-  const validated = validateArguments(tool.name, tool.parameters, shaped);
+  const validated = validateArguments(tool.name, tool.parameters, shaped, toolCall.arguments);
   if (!validated.ok) return immediate(toolCall, validated.message);
   let args = deepFreeze(validated.value);
 

@@ -64,6 +64,8 @@ export function validateArguments(
   toolName: string,
   schema: TSchema,
   rawArguments: unknown,
+  /** What the model sent, when `rawArguments` went through a shim first (R7). */
+  received: unknown = rawArguments,
 ): ValidationOutcome {
   const copy = cloneJson(rawArguments);
   const coerced = coerceValue(copy, schema, passes);
@@ -75,7 +77,7 @@ export function validateArguments(
     ...failures.map((failure) => `  - ${failure}`),
     '',
     'Received arguments:',
-    describeValue(rawArguments),
+    describeValue(received),
   ].join('\n');
   return { ok: false, message, failures };
 }

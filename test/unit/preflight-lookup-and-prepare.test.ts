@@ -121,6 +121,9 @@ describe('R7: prepareArguments', () => {
     const message = textOfResult(resultsOf(harness.transcript.messages)[0]);
     expect(message).toContain('Validation failed for tool "edit"');
     expect(message).toContain('edits: must NOT have fewer than 1 items');
+    // R8: the message shows the arguments as the model sent them, not the shim's output.
+    expect(message).toContain('"oldText":"a"');
+    expect(message).not.toContain('"path":7');
     expect(resultsOf(harness.transcript.messages)[0]!.isError).toBe(true);
   });
 
