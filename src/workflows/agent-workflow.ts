@@ -68,6 +68,16 @@ function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): 
   };
 }
 
+/** Waits for `ready` up to `timeoutMs`; false on timeout or when the job is cancelled. */
+async function waitForMessage(ready: () => boolean, timeoutMs: number): Promise<boolean> {
+  try {
+    return await condition(ready, timeoutMs);
+  } catch (error) {
+    if (isCancellation(error)) return false;
+    throw error;
+  }
+}
+
 function resolveTools(names: string[], specs: Readonly<Record<string, ToolSpec>>): ToolSpec[] {
   return names.map((name) => {
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
@@ -163,34 +173,53 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       },
     };
 
-    const outcome = await runAgentLoop(
-      carried ? carried.pending : [userMessage(input.prompt, Date.now())],
-      transcript,
-      {
-        systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        tools,
-        toolExecution: input.toolExecution ?? 'parallel',
-        beforeToolCall: createPolicyGate({ workspace: input.workspace, policy: input.policy }),
-      },
-      effects,
-      { resume: carried !== undefined, shouldPause: () => workflowInfo().continueAsNewSuggested },
-    );
-
-    if (outcome.paused) {
+    const config = {
+      systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      tools,
+      toolExecution: input.toolExecution ?? 'parallel',
+      beforeToolCall: createPolicyGate({ workspace: input.workspace, policy: input.policy }),
+    };
+    const continueAsNewWith = async (pending: Message[], idle: boolean): Promise<never> => {
       // Long job: hand the whole state to a fresh run before history grows too large.
       await condition(allHandlersFinished);
-      await continueAsNew<typeof agentJob>({
+      return continueAsNew<typeof agentJob>({
         ...input,
         carried: {
           messages: transcript.messages,
           events: log.all(),
           steering: steering.splice(0),
           followUps: followUps.splice(0),
-          pending: outcome.paused.pending,
+          pending,
           modelCalls,
           runs: (carried?.runs ?? 0) + 1,
+          ...(idle ? { idle } : {}),
         },
       });
+    };
+
+    let prompts = carried ? carried.pending : [userMessage(input.prompt, Date.now())];
+    let resume = carried !== undefined;
+    let idle = carried?.idle ?? false;
+    for (;;) {
+      if (!idle) {
+        const outcome = await runAgentLoop(prompts, transcript, config, effects, {
+          resume,
+          shouldPause: () => workflowInfo().continueAsNewSuggested,
+        });
+        if (outcome.paused) await continueAsNewWith(outcome.paused.pending, false);
+        if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
+      }
+      idle = false;
+      if (workflowInfo().continueAsNewSuggested) await continueAsNewWith([], true);
+      // A kept-open job waits for the next message; it starts a new run (agent_start again).
+      phase = 'waiting';
+      const arrived = await waitForMessage(
+        () => steering.length + followUps.length > 0,
+        input.keepOpenMs ?? 0,
+      );
+      if (!arrived) break;
+      prompts = [...steering.splice(0), ...followUps.splice(0)];
+      resume = false;
     }
 
     phase = 'done';

@@ -13,6 +13,11 @@ export interface AgentJobInput {
   systemPrompt?: string;
   toolExecution?: ToolExecutionMode;
   policy?: Policy;
+  /**
+   * Keep the job open this many milliseconds after a run ends normally, waiting for a
+   * follow-up or steering message, which starts a new run. Unset: the job closes at agent_end.
+   */
+  keepOpenMs?: number;
   /** Set by the job itself when it continues as new; users leave it out. */
   carried?: CarriedState;
 }
@@ -27,11 +32,13 @@ export interface CarriedState {
   pending: Message[];
   modelCalls: number;
   runs: number;
+  /** The job was waiting for a message (kept open) when it continued as new. */
+  idle?: boolean;
 }
 
 export type SequencedEvent = AgentEvent & { seq: number };
 
-export type JobPhase = 'starting' | 'model' | 'tools' | 'done';
+export type JobPhase = 'starting' | 'model' | 'tools' | 'waiting' | 'done';
 
 export interface JobStatus {
   phase: JobPhase;

@@ -1,0 +1,80 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import type { AgentJobResult } from '../../../src/workflows/job-types.js';
+import {
+  createTestWorker,
+  jobInput,
+  scriptedModel,
+  startTestJob,
+  temporaryFolder,
+  text,
+  uniqueName,
+} from '../../support/agent-harness.js';
+import { startDevServer } from '../../support/temporal-server.js';
+
+let environment: TestWorkflowEnvironment;
+let worker: Worker;
+let workerRun: Promise<void>;
+const taskQueue = uniqueName('keep-open');
+
+beforeAll(async () => {
+  environment = await startDevServer();
+  worker = await createTestWorker(environment, taskQueue);
+  workerRun = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await workerRun;
+  await environment?.teardown();
+});
+
+async function waitForPhase(job: Awaited<ReturnType<typeof startTestJob>>, phase: string) {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if ((await job.status()).phase === phase) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job never reached phase ${phase}`);
+}
+
+test('R20: a kept-open job waits after agent_end; a follow-up starts a new run', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'stop', content: [text('first answer')] },
+    { stopReason: 'stop', content: [text('second answer')] },
+  ]);
+  const job = await startTestJob(
+    environment,
+    taskQueue,
+    jobInput({ model, workspace: folder, keepOpenMs: 1500 }),
+  );
+  await waitForPhase(job, 'waiting');
+  await job.followUp('one more question');
+  // No further message: the job closes once the keep-open time has passed.
+  const result = (await job.handle.result()) as AgentJobResult;
+  expect(result.messages.map((message) => message.role)).toEqual([
+    'user',
+    'assistant',
+    'user',
+    'assistant',
+  ]);
+  const events = await job.events(0);
+  expect(events.filter((event) => event.type === 'agent_start')).toHaveLength(2);
+  expect(events.filter((event) => event.type === 'agent_end')).toHaveLength(2);
+  expect(result.status.phase).toBe('done');
+});
+
+test('R21: cancelling a job that waits for a follow-up closes it as cancelled', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('answer')] }]);
+  const job = await startTestJob(
+    environment,
+    taskQueue,
+    jobInput({ model, workspace: folder, keepOpenMs: 60_000 }),
+  );
+  await waitForPhase(job, 'waiting');
+  await job.cancel();
+  await expect(job.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  expect((await job.handle.describe()).status.name).toBe('CANCELLED');
+});
