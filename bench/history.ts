@@ -1,0 +1,61 @@
+import type { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import type { temporal } from '@temporalio/proto';
+
+// The package is CommonJS: its namespace object is the default export under ESM.
+const { temporal: protos } = proto;
+
+type History = temporal.api.history.v1.IHistory;
+const EventType = protos.api.enums.v1.EventType;
+
+export interface HistoryFacts {
+  events: number;
+  bytes: number;
+  largestPayloadBytes: number;
+  /** Milliseconds between successive model calls being scheduled, and from the last to the close. */
+  turnLatenciesMs: number[];
+}
+
+function milliseconds(time: temporal.api.history.v1.IHistoryEvent['eventTime']): number {
+  if (!time) return 0;
+  return Number(time.seconds ?? 0) * 1000 + (time.nanos ?? 0) / 1e6;
+}
+
+/** The largest `data` of any payload reachable from a value. */
+function largestPayload(value: unknown, seen = new Set<unknown>()): number {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return 0;
+  seen.add(value);
+  if (value instanceof Uint8Array) return 0;
+  let largest = 0;
+  const record = value as Record<string, unknown>;
+  if (record.data instanceof Uint8Array && 'metadata' in record) largest = record.data.length;
+  for (const child of Object.values(record))
+    largest = Math.max(largest, largestPayload(child, seen));
+  return largest;
+}
+
+export async function historyFacts(
+  client: Client,
+  workflowId: string,
+  modelActivityType: string,
+  runId?: string,
+): Promise<HistoryFacts> {
+  const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  const events = history.events ?? [];
+  const modelTimes = events
+    .filter(
+      (event) =>
+        event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+        event.activityTaskScheduledEventAttributes?.activityType?.name === modelActivityType,
+    )
+    .map((event) => milliseconds(event.eventTime));
+  const closeTime = milliseconds(events.at(-1)?.eventTime);
+  const marks = [...modelTimes, closeTime];
+  const turnLatenciesMs = marks.slice(1).map((time, index) => time - (marks[index] ?? time));
+  return {
+    events: events.length,
+    bytes: protos.api.history.v1.History.encode(history).finish().length,
+    largestPayloadBytes: Math.max(0, ...events.map((event) => largestPayload(event))),
+    turnLatenciesMs,
+  };
+}

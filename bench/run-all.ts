@@ -1,0 +1,80 @@
+// `npm run bench`: every benchmark, both sides measured in this run against the same dev server.
+// `npm run bench -- --quick` runs smaller sizes (a smoke run, not for the table).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, platform, release } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createBenchWorker, startBenchServer } from './bench-environment.js';
+import { benchHistoryGrowth } from './history-growth.js';
+import { benchTurnOverhead } from './turn-overhead.js';
+import { benchValidation } from './validation-throughput.js';
+import { benchWorkerMemory } from './worker-memory.js';
+
+const quick = process.argv.includes('--quick');
+const repetitions = quick ? 1 : 3;
+
+function section(title: string, value: unknown): void {
+  console.log(`\n## ${title}`);
+  if (Array.isArray(value)) console.table(value);
+  else console.log(JSON.stringify(value, null, 2));
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGigabytes: Math.round(totalmem() / 2 ** 30),
+  os: `${platform()} ${release()}`,
+  node: process.version,
+};
+console.log(
+  `durable-agent-runner benchmarks on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGigabytes} GiB`,
+);
+
+const results: Record<string, unknown> = {
+  machine,
+  startedAt: new Date().toISOString(),
+  quick,
+  repetitions,
+};
+
+results.validation = await benchValidation(repetitions);
+section('Validation and preflight throughput (calls/s; ratio = ours / pi-ai)', results.validation);
+
+const environment = await startBenchServer();
+const taskQueue = `bench-${Date.now()}`;
+const worker = await createBenchWorker(environment, taskQueue);
+await worker.runUntil(async () => {
+  const cases = quick
+    ? [
+        { jobs: 5, turns: 3, callsPerTurn: 2 },
+        { jobs: 30, turns: 2, callsPerTurn: 2 },
+      ]
+    : [
+        { jobs: 20, turns: 5, callsPerTurn: 3 },
+        { jobs: 300, turns: 3, callsPerTurn: 2 },
+      ];
+  const overhead = [];
+  for (const scenario of cases) {
+    const measured = await benchTurnOverhead(environment, taskQueue, scenario, repetitions);
+    overhead.push(measured);
+    section(
+      `Turn overhead: ${scenario.jobs} jobs x ${scenario.turns} tool turns x ${scenario.callsPerTurn} calls`,
+      measured,
+    );
+  }
+  results.turnOverhead = overhead;
+  results.historyGrowth = await benchHistoryGrowth(
+    environment,
+    taskQueue,
+    quick ? [10, 50] : [10, 50, 200],
+  );
+  section('History growth (per job, all runs of it)', results.historyGrowth);
+});
+results.workerMemory = await benchWorkerMemory(environment, quick ? 100 : 1000);
+section('Worker memory with open jobs waiting for a follow-up', results.workerMemory);
+await environment.teardown();
+
+const folder = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+mkdirSync(folder, { recursive: true });
+const file = `${folder}${quick ? 'quick-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nResults written to ${file}`);
