@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { commandEnvironment } from './command-environment.js';
 import { OutputTail } from './output-tail.js';
 import { killProcessGroup } from './process-group.js';
 
@@ -38,6 +39,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   // stdout: one pipe keeps the two in the order they were written.
   const child = spawn('bash', ['-c', 'exec bash -c -- "$1" 2>&1', 'bash', run.command], {
     cwd: run.cwd,
+    env: commandEnvironment(),
     detached: true, // its own process group, so that stopping it reaches every descendant
     stdio: ['ignore', 'pipe', 'ignore'],
   });
