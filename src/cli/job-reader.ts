@@ -33,12 +33,12 @@ export async function readJob<T>(
   job: AgentJob,
   read: (job: AgentJob) => Promise<T>,
 ): Promise<T> {
+  const deadline = Date.now() + QUICK_QUERY_MS;
   try {
-    return await connection.client.connection.withDeadline(Date.now() + QUICK_QUERY_MS, () =>
-      read(job),
-    );
+    return await connection.client.connection.withDeadline(deadline, () => read(job));
   } catch (error) {
-    if (!isDeadlineExceeded(error)) throw error;
+    // (A little slack: the call's deadline timer may fire a moment before ours reads it.)
+    if (!noWorkerAnswered(error, Date.now() >= deadline - 250)) throw error;
   }
   const worker = await createAgentWorker({
     connection: await connection.workerConnection(),
@@ -49,7 +49,20 @@ export async function readJob<T>(
   return worker.runUntil(read(job));
 }
 
-function isDeadlineExceeded(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /deadline/i.test(text) || (error as { code?: number }).code === 4;
+/**
+ * Whether a query failed because no worker answered. The client wraps the gRPC error in a
+ * `ServiceError` (its `cause`): DEADLINE_EXCEEDED (4), or CANCELLED (1) when the deadline's
+ * timer won the race, or FAILED_PRECONDITION (9) when the server saw no poller at all.
+ */
+function noWorkerAnswered(error: unknown, deadlinePassed: boolean): boolean {
+  let current: unknown = error;
+  while (current instanceof Error) {
+    const text = `${current.name} ${current.message}`;
+    const code = (current as Error & { code?: unknown }).code;
+    if (/deadline/i.test(text) || code === 4) return true;
+    if (code === 1 && deadlinePassed) return true;
+    if (code === 9 && /no poller/i.test(text)) return true;
+    current = current.cause;
+  }
+  return false;
 }

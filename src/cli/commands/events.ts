@@ -4,6 +4,9 @@ import { existingJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError, EXIT_OK } from '../usage-error.js';
 
+/** Events per query. */
+const PAGE_SIZE = 1000;
+
 export const eventsUsage = 'dar events ID [--follow] [--json] [--after SEQ] [--state-dir DIR]';
 
 export async function eventsCommand(argv: string[]): Promise<number> {
@@ -32,10 +35,12 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     }
     let seq = afterSeq;
     for (;;) {
-      const events = await readJob(connection, job, (reader) => reader.events(seq));
+      const events = await readJob(connection, job, (reader) => reader.events(seq, PAGE_SIZE));
       for (const event of events) print(event);
       const last = events.at(-1);
-      if (!last) return EXIT_OK;
+      // A short page is the last one: no second read (on a finished job, each read may need
+      // a workflow-only worker of its own).
+      if (!last || events.length < PAGE_SIZE) return EXIT_OK;
       seq = last.seq;
     }
   } finally {

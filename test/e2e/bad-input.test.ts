@@ -1,0 +1,126 @@
+/**
+ * Bad input to the real `dar` command: each mistake exits with code 2 and one line on stderr
+ * naming it, and a `dar run` with bad input starts nothing: no state folder, no server, no job.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dar, describeResult, killLeftoverDars, linesOf, type DarResult } from './support/dar.js';
+import { copyExampleWorkspace, makeTempDir, removeDir } from './support/files.js';
+import { parseJsonLines } from './support/jobs.js';
+import { readServerJson, stopServer } from './support/temporal.js';
+
+const root = makeTempDir('bad-input');
+/** A state folder whose server runs (started in beforeAll), for the commands that need one. */
+const liveState = join(root, 'live-state');
+const workspace = copyExampleWorkspace(join(root, 'workspace'));
+const demoScript = 'scripted:examples/demo-script.json';
+
+function file(name: string, text: string): string {
+  const path = join(root, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const malformedScript = file('malformed.json', '[{"content": [');
+const badStopScript = file('bad-stop.json', '[{"content": [], "stopReason": "finished"}]');
+const malformedPolicy = file('policy.json', '{ "rules": [ oops ] }');
+
+/** `dar run` mistakes: extra arguments after the prompt, and what stderr must say. */
+const runMistakes: Array<[string, string[], RegExp]> = [
+  ['unknown flag', ['--model', demoScript, '--bogus'], /^dar run: Unknown option '--bogus'/],
+  [
+    'missing model script file',
+    ['--model', `scripted:${join(root, 'missing.json')}`],
+    /^dar run: Model script \S*missing\.json: cannot be read \(ENOENT\)$/,
+  ],
+  [
+    'malformed JSON script',
+    ['--model', `scripted:${malformedScript}`],
+    /^dar run: Model script \S*malformed\.json: not valid JSON \(.+\)$/,
+  ],
+  [
+    'script with a bad stopReason',
+    ['--model', `scripted:${badStopScript}`],
+    /^dar run: Model script \S*bad-stop\.json: answer 0: "stopReason" must be one of stop, /,
+  ],
+  [
+    'unknown tool name in --tools',
+    ['--model', demoScript, '--tools', 'read,frobnicate'],
+    /^dar run: Unknown tool frobnicate in --tools; known: /,
+  ],
+  [
+    'malformed policy file',
+    ['--model', demoScript, '--policy', malformedPolicy],
+    /^dar run: Policy file \S*policy\.json: /,
+  ],
+  [
+    'nonexistent workspace',
+    ['--model', demoScript, '--workspace', join(root, 'no-such-folder')],
+    /^dar run: Workspace \S*no-such-folder does not exist$/,
+  ],
+];
+
+function runArgs(extra: string[]): string[] {
+  // --workspace first: a later --workspace in `extra` wins (parseArgs keeps the last value).
+  return ['run', 'fix it', '--workspace', workspace, ...extra];
+}
+
+/** Exit code 2, nothing on stdout, exactly one stderr line matching `problem`. */
+function expectUsageError(result: DarResult, problem: RegExp): void {
+  const context = describeResult(result);
+  expect({ code: result.code, context }).toEqual({ code: 2, context });
+  expect(result.stdout).toBe('');
+  const lines = linesOf(result.stderr);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(problem);
+}
+
+beforeAll(async () => {
+  // Starts the embedded server of liveState (its progress lines go to stderr here, once).
+  const result = await dar(['list', '--state-dir', liveState], { timeoutMs: 60_000 });
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: 'No jobs.\n' });
+});
+
+afterAll(async () => {
+  await killLeftoverDars();
+  await stopServer(liveState);
+  expect(readServerJson(liveState)).toBeUndefined();
+  removeDir(root);
+});
+
+describe('dar run with bad input: exit 2, one stderr line, nothing started', () => {
+  test.concurrent.each(runMistakes)('%s', async (_label, extra, problem) => {
+    const stateDir = join(root, `never-${_label.replace(/\W+/g, '-')}`);
+    const result = await dar([...runArgs(extra), '--state-dir', stateDir]);
+    expectUsageError(result, problem);
+    // Checked before anything was started: not even the state folder exists.
+    expect(existsSync(stateDir)).toBe(false);
+  });
+
+  test('with a running server, a rejected run starts no job', async () => {
+    const [, extra, problem] = runMistakes[3]!;
+    expectUsageError(await dar(runArgs(extra), { stateDir: liveState }), problem);
+    const list = await dar(['list', '--json'], { stateDir: liveState });
+    expect(list.code).toBe(0);
+    expect(parseJsonLines(list.stdout)).toEqual([]);
+  });
+});
+
+describe('other commands with bad input: exit 2, one stderr line', () => {
+  test('dar status no-such-id', async () => {
+    const result = await dar(['status', 'no-such-id', '--state-dir', liveState]);
+    expectUsageError(result, /^dar status: No job with id no-such-id$/);
+  });
+
+  test('dar cancel no-such-id', async () => {
+    const result = await dar(['cancel', 'no-such-id'], { stateDir: liveState });
+    expectUsageError(result, /^dar cancel: No job with id no-such-id$/);
+  });
+
+  test('unknown command', async () => {
+    const stateDir = join(root, 'never-unknown-command');
+    const result = await dar(['frobnicate', '--state-dir', stateDir]);
+    expectUsageError(result, /^dar: unknown command "frobnicate"/);
+    expect(existsSync(stateDir)).toBe(false);
+  });
+});
