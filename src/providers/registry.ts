@@ -1,4 +1,6 @@
 import { parseModelName, type ModelProvider } from './model-provider.js';
+import { piAiProvider } from './pi-ai-provider.js';
+import { REAL_PROVIDERS } from './real-providers.js';
 import { scriptedProvider } from './scripted-provider.js';
 
 /** Makes the provider for one model id. May throw if the id is malformed for that provider. */
@@ -6,6 +8,9 @@ export type ProviderFactory = (modelId: string) => ModelProvider;
 
 const builtinProviders: Record<string, ProviderFactory> = {
   scripted: scriptedProvider,
+  ...Object.fromEntries(
+    REAL_PROVIDERS.map((spec) => [spec.name, (id: string) => piAiProvider(spec, id)]),
+  ),
 };
 
 export function knownProviders(): string[] {

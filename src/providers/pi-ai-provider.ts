@@ -1,0 +1,83 @@
+import type { Api, KnownProvider, Model } from '@mariozechner/pi-ai';
+import { ApplicationFailure } from '@temporalio/common';
+import type { AssistantMessage, ModelRequest } from '../core/index.js';
+import { MissingApiKeyError, readApiKey } from './api-keys.js';
+import { observeResponses } from './http-observer.js';
+import type { ModelCallContext, ModelProvider } from './model-provider.js';
+import { fromPiAssistant, toPiContext } from './pi-ai-messages.js';
+import { ModelSetupError, buildModel } from './pi-ai-models.js';
+import { classifyFailure } from './provider-errors.js';
+import type { RealProviderSpec } from './real-providers.js';
+
+/** Failure type of a model call worth retrying; Temporal's retry policy backs off and retries. */
+export const MODEL_TRANSIENT_ERROR = 'ModelTransientError';
+/** Failure type of a worker set-up mistake (missing key or base URL); never retried. */
+export const MODEL_CONFIGURATION_ERROR = 'ModelConfigurationError';
+
+/**
+ * A compatible server needs no key, but pi-ai would then fall back to OPENAI_API_KEY and send
+ * the user's OpenAI key to whatever server the base URL names. This placeholder goes instead.
+ */
+const NO_KEY = 'no-key';
+
+/** pi-ai is loaded on the first real model call, not by every `dar` command that lists providers. */
+const loadPiAi = () => import('@mariozechner/pi-ai');
+
+/** The key and model for one call; a set-up mistake is a non-retryable failure naming it. */
+function prepare(spec: RealProviderSpec, modelId: string, registry: Model<Api>[]) {
+  try {
+    return { apiKey: readApiKey(spec), model: buildModel(spec, modelId, registry) };
+  } catch (error) {
+    if (error instanceof MissingApiKeyError || error instanceof ModelSetupError) {
+      throw ApplicationFailure.nonRetryable(error.message, MODEL_CONFIGURATION_ERROR);
+    }
+    throw error;
+  }
+}
+
+/**
+ * `anthropic:ID`, `openai:ID`, `openai-compatible:ID` through `@mariozechner/pi-ai`. The key and
+ * the base URL are read here, on the worker, for each call (R25). Streamed events only keep the
+ * activity's heartbeat going; the workflow gets the final message, never the token deltas.
+ *
+ * Outcomes: a finished message (any stop reason, `length` included) is returned; a failure that
+ * may pass (429, 5xx, network) is thrown as a retryable `ModelTransientError`, with the
+ * provider's `Retry-After` as the next retry delay; any other failure (400, 401, 403, 404, ...)
+ * is returned as `stopReason: "error"` with the provider's message, which ends the run (R2).
+ */
+export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProvider {
+  return {
+    async call(request: ModelRequest, context: ModelCallContext): Promise<AssistantMessage> {
+      const piAi = await loadPiAi();
+      // Providers pi-ai does not know (openai-compatible) have no registry entries: [].
+      const registry = piAi.getModels(spec.piProvider as KnownProvider) as Model<Api>[];
+      const { apiKey, model } = prepare(spec, modelId, registry);
+      const piContext = toPiContext(request);
+      const { result, responses } = await observeResponses(async () => {
+        const events = piAi.streamSimple(model, piContext, {
+          apiKey: apiKey ?? NO_KEY,
+          signal: context.signal,
+          // Temporal retries, with backoff and Retry-After; the SDK must not retry on its own.
+          maxRetries: 0,
+        });
+        const iterator = events[Symbol.asyncIterator]();
+        while (!(await iterator.next()).done) context.heartbeat();
+        return events.result();
+      });
+      context.signal.throwIfAborted();
+      const message = fromPiAssistant(result);
+      if (message.stopReason !== 'error') return message;
+
+      const failure = classifyFailure(message.errorMessage, responses);
+      const text = `${spec.name} model ${modelId}: ${failure.message}`;
+      if (failure.transient) {
+        throw ApplicationFailure.create({
+          message: text,
+          type: MODEL_TRANSIENT_ERROR,
+          ...(failure.retryAfterMs !== undefined ? { nextRetryDelay: failure.retryAfterMs } : {}),
+        });
+      }
+      return { ...message, errorMessage: text };
+    },
+  };
+}
