@@ -1,13 +1,38 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AssistantMessage, ModelRequest } from '../core/index.js';
+import { configuredApiKeys } from '../providers/api-keys.js';
 import { resolveModel } from '../providers/registry.js';
+import { scrubJson, scrubText } from '../providers/secret-scrub.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface CallModelInput {
   /** `provider:model-id`. Never a key: providers read secrets themselves (R25). */
   model: string;
   request: ModelRequest;
+}
+
+/**
+ * The error as it may leave the activity: its text without any configured key (R25), and
+ * without its cause chain (a cause's message would be stored in history too). Type,
+ * retryability and the next retry delay are kept.
+ */
+function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
+  const message = scrubText(error instanceof Error ? error.message : String(error), secrets);
+  const failure =
+    error instanceof ApplicationFailure
+      ? new ApplicationFailure(
+          message,
+          error.type,
+          error.nonRetryable,
+          undefined,
+          undefined,
+          error.nextRetryDelay,
+          error.category,
+        )
+      : ApplicationFailure.create({ message, type: error instanceof Error ? error.name : 'Error' });
+  if (error instanceof Error && error.stack) failure.stack = scrubText(error.stack, secrets);
+  return failure;
 }
 
 /** The model call of one turn (R1). */
@@ -20,14 +45,15 @@ export async function callModel(input: CallModelInput): Promise<AssistantMessage
   }
   const context = Context.current();
   try {
-    return await heartbeatWhile(() =>
+    const message = await heartbeatWhile(() =>
       provider.call(input.request, {
         signal: context.cancellationSignal,
         heartbeat: (details) => context.heartbeat(details),
       }),
     );
+    return scrubJson(message, configuredApiKeys());
   } catch (error) {
     if (context.cancellationSignal.aborted) throw new CancelledFailure('Model call cancelled');
-    throw error;
+    throw withoutSecrets(error, configuredApiKeys());
   }
 }
