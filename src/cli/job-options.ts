@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parsePolicy } from '../policy/index.js';
 import { parseModelName } from '../providers/model-provider.js';
 import { loadModelScript } from '../providers/model-script.js';
+import { baseUrlProblem, realProviderSpec } from '../providers/real-providers.js';
 import { knownProviders } from '../providers/registry.js';
 import { builtinToolSpecs } from '../tools/specs/index.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
@@ -32,6 +33,15 @@ function checkModel(model: string, cwd: string): string {
     throw new UsageError(
       `Unknown model provider "${name.provider}"; known: ${knownProviders().join(', ')}`,
     );
+  }
+  const real = realProviderSpec(name.provider);
+  if (real) {
+    // Keys are not checked here: they live on the worker, which may be another machine (R25).
+    if (/\s/.test(name.id)) throw new UsageError(`Model id "${name.id}" contains whitespace`);
+    const baseUrl = process.env[real.baseUrlVariable]?.trim();
+    const problem = baseUrl ? baseUrlProblem(real.baseUrlVariable, baseUrl) : undefined;
+    if (problem) throw new UsageError(problem);
+    return model;
   }
   if (name.provider !== 'scripted') return model;
   const path = resolve(cwd, name.id);
