@@ -1,0 +1,230 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonReply, sseReply } from './fake-model-server.js';
+import { chatStream } from './openai-chat-stream.js';
+import {
+  ProviderRig,
+  assistantMessages,
+  historyText,
+  randomKey,
+  resultOf,
+  textOfResult,
+  toolResults,
+} from './provider-rig.js';
+
+/**
+ * `openai-compatible:` models (Ollama, vLLM, LM Studio, ...) through pi-ai's Chat Completions
+ * provider, against a fake server speaking the streamed protocol, in real jobs.
+ */
+
+let rig: ProviderRig;
+const key = randomKey();
+/** The user's real OpenAI key: it must never be sent to a compatible server. */
+const openAiKey = randomKey();
+const MODEL = 'openai-compatible:some-model';
+
+beforeAll(async () => {
+  rig = await ProviderRig.start('openai-compatible');
+  rig.setEnv({ DAR_OPENAI_BASE_URL: `${rig.fake.url}/v1`, OPENAI_API_KEY: openAiKey });
+});
+
+afterAll(async () => {
+  await rig?.stop();
+});
+
+beforeEach(() => {
+  rig.fake.reset();
+  rig.setEnv({
+    DAR_OPENAI_BASE_URL: `${rig.fake.url}/v1`,
+    DAR_OPENAI_API_KEY: key,
+    DAR_OPENAI_API_KEY_FILE: undefined,
+  });
+});
+
+test('a streamed text answer, with token usage, over POST /v1/chat/completions', async () => {
+  rig.fake.reply(
+    sseReply(chatStream({ finishReason: 'stop', text: ['Hi', ' there'], promptTokens: 42 })),
+  );
+  const { job } = await rig.startJob(MODEL, 'say hi');
+  const result = await resultOf(job);
+
+  expect(assistantMessages(result.messages)).toEqual([
+    expect.objectContaining({
+      content: [{ type: 'text', text: 'Hi there' }],
+      stopReason: 'stop',
+      api: 'openai-completions',
+      provider: 'openai-compatible',
+      model: 'some-model',
+      usage: expect.objectContaining({ input: 42, output: 7, totalTokens: 49 }) as unknown,
+    }),
+  ]);
+  expect(result.status.usage).toMatchObject({ input: 42, output: 7, totalTokens: 49 });
+
+  expect(rig.fake.requests).toHaveLength(1);
+  const request = rig.fake.requests[0];
+  expect(request).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
+  expect(request?.headers.authorization).toBe(`Bearer ${key}`);
+  const body = request?.body as Record<string, unknown>;
+  expect(body).toMatchObject({
+    model: 'some-model',
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: [
+      { role: 'system', content: expect.any(String) as unknown },
+      { role: 'user', content: 'say hi' },
+    ],
+  });
+  // The plain subset every compatible server accepts.
+  expect(body).not.toHaveProperty('store');
+});
+
+test('tool calls streamed as tool_calls deltas run, and the next request carries their results', async () => {
+  rig.fake.reply(
+    sseReply(
+      chatStream({
+        finishReason: 'tool_calls',
+        toolCalls: [
+          { id: 'call_w', name: 'write', argumentChunks: ['{"path":"a.txt",', '"content":"A"}'] },
+          { id: 'call_l', name: 'ls', argumentChunks: ['{}'] },
+        ],
+      }),
+    ),
+    sseReply(chatStream({ finishReason: 'stop', text: ['All done.'] })),
+  );
+  const { job, folder } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(readFileSync(join(folder, 'a.txt'), 'utf8')).toBe('A');
+  const [first, second] = assistantMessages(result.messages);
+  expect(first).toMatchObject({
+    stopReason: 'toolUse',
+    content: [
+      { type: 'toolCall', id: 'call_w', name: 'write', arguments: { path: 'a.txt', content: 'A' } },
+      { type: 'toolCall', id: 'call_l', name: 'ls', arguments: {} },
+    ],
+  });
+  expect(second?.stopReason).toBe('stop');
+  expect(toolResults(result.messages).map((message) => message.isError)).toEqual([false, false]);
+
+  expect(rig.fake.requests).toHaveLength(2);
+  const messages = (rig.fake.requests[1]?.body as { messages: Array<Record<string, unknown>> })
+    .messages;
+  expect(messages.slice(2)).toEqual([
+    expect.objectContaining({
+      role: 'assistant',
+      tool_calls: [
+        expect.objectContaining({ id: 'call_w', function: expect.anything() as unknown }),
+        expect.objectContaining({ id: 'call_l', function: expect.anything() as unknown }),
+      ],
+    }),
+    expect.objectContaining({ role: 'tool', tool_call_id: 'call_w' }),
+    // The two calls ran in parallel: what ls saw depends on timing.
+    expect.objectContaining({
+      role: 'tool',
+      tool_call_id: 'call_l',
+      content: expect.any(String) as unknown,
+    }),
+  ]);
+});
+
+test('R3: finish_reason "length" inside tool-call arguments: the call fails unrun, the loop goes on', async () => {
+  rig.fake.reply(
+    sseReply(
+      chatStream({
+        finishReason: 'length',
+        toolCalls: [
+          { id: 'call_cut', name: 'write', argumentChunks: ['{"path":"cut.txt","content":"par'] },
+        ],
+      }),
+    ),
+    sseReply(chatStream({ finishReason: 'stop', text: ['Sorry.'] })),
+  );
+  const { job, folder } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(assistantMessages(result.messages).map((message) => message.stopReason)).toEqual([
+    'length',
+    'stop',
+  ]);
+  expect(existsSync(join(folder, 'cut.txt'))).toBe(false);
+  const [failed] = toolResults(result.messages);
+  expect(failed).toMatchObject({ toolCallId: 'call_cut', isError: true });
+  expect(textOfResult(failed)).toContain('output token limit');
+  expect(rig.fake.requests).toHaveLength(2);
+});
+
+test('503 with Retry-After: 2 waits the two seconds asked for (not the 1 s policy backoff)', async () => {
+  rig.fake.reply(
+    jsonReply(
+      503,
+      { error: { message: 'model is loading', type: 'server_error' } },
+      {
+        'retry-after': '2',
+      },
+    ),
+    sseReply(chatStream({ finishReason: 'stop', text: ['Loaded.'] })),
+  );
+  const { job } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(result.status.stopReason).toBe('stop');
+  expect(rig.fake.requests).toHaveLength(2);
+  const waited = (rig.fake.requests[1]?.at ?? 0) - (rig.fake.requests[0]?.at ?? 0);
+  expect(waited).toBeGreaterThanOrEqual(1900);
+  expect(waited).toBeLessThan(6000);
+});
+
+test("404 (unknown model on the server) ends the run at once with the server's message", async () => {
+  rig.fake.reply(
+    jsonReply(404, { error: { message: 'model "some-model" not found, try pulling it first' } }),
+  );
+  const { job } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(rig.fake.requests).toHaveLength(1);
+  expect(result.status.stopReason).toBe('error');
+  expect(result.status.errorMessage).toContain('404');
+  expect(result.status.errorMessage).toContain('model "some-model" not found');
+});
+
+test('without DAR_OPENAI_API_KEY no key is sent, and never the OpenAI key', async () => {
+  rig.setEnv({ DAR_OPENAI_API_KEY: undefined });
+  rig.fake.reply(sseReply(chatStream({ finishReason: 'stop', text: ['ok'] })));
+  const { job } = await rig.startJob(MODEL);
+  await resultOf(job);
+  expect(rig.fake.requests[0]?.headers.authorization).toBe('Bearer no-key');
+  expect(JSON.stringify(rig.fake.requests[0]?.headers)).not.toContain(openAiKey);
+});
+
+test('without DAR_OPENAI_BASE_URL the run ends at once with an error naming it', async () => {
+  rig.setEnv({ DAR_OPENAI_BASE_URL: undefined });
+  const { job } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+  expect(rig.fake.requests).toHaveLength(0);
+  expect(result.status.stopReason).toBe('error');
+  expect(result.status.errorMessage).toContain('DAR_OPENAI_BASE_URL');
+});
+
+test('R25: the key goes out in the Authorization header and nowhere into history', async () => {
+  const secret = randomKey();
+  rig.setEnv({ DAR_OPENAI_API_KEY: secret });
+  rig.fake.reply(
+    sseReply(
+      chatStream({
+        finishReason: 'tool_calls',
+        toolCalls: [{ id: 'call_1', name: 'ls', argumentChunks: ['{}'] }],
+      }),
+    ),
+    sseReply(chatStream({ finishReason: 'stop', text: ['Listed.'] })),
+  );
+  const { job } = await rig.startJob(MODEL);
+  await resultOf(job);
+
+  expect(rig.fake.requests.map((request) => request.headers.authorization)).toEqual([
+    `Bearer ${secret}`,
+    `Bearer ${secret}`,
+  ]);
+  const history = await historyText(job.handle);
+  expect(history).toContain('Listed.');
+  expect(history).not.toContain(secret);
+});
