@@ -7,6 +7,7 @@ import {
   resolveConnectionSettings,
   type ConnectionSettings,
 } from '../server/index.js';
+import { registerMissingSearchAttributes } from '../worker/search-attributes-check.js';
 import { UsageError } from './usage-error.js';
 
 export interface CliConnection {
@@ -41,7 +42,14 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
     namespace: opened.namespace,
     settings,
     async workerConnection() {
-      native ??= (await connectNativeConnection(settings, { onProgress: progress })).connection;
+      if (native) return native;
+      native = (await connectNativeConnection(settings, { onProgress: progress })).connection;
+      // The embedded server may have been started by an older `dar`, before the jobs' search
+      // attributes existed; it is ours, so they are added here. A cluster's are checked by the
+      // worker, which names the commands that register them.
+      if (settings.kind === 'embedded') {
+        await registerMissingSearchAttributes(native, opened.namespace);
+      }
       return native;
     },
     async close() {

@@ -1,4 +1,5 @@
 import type { DevServerPorts } from './dev-server-files.js';
+import { DAR_SEARCH_ATTRIBUTES } from '../workflows/search-attributes.js';
 
 /** The embedded server listens on loopback only: it is this machine's private engine. */
 export const DEV_SERVER_HOST = '127.0.0.1';
@@ -10,11 +11,14 @@ export const DEV_SERVER_NAMESPACE = 'default';
 export const PREFERRED_PORTS: DevServerPorts = { port: 7233, uiPort: 8233 };
 
 /**
- * `--search-attribute name=Type` arguments for the custom search attributes the runner needs.
- * None yet.
+ * `--search-attribute name=Type` arguments for the custom search attributes the runner needs
+ * (`DarPhase`, `DarTurns`, `DarBatchId`); `start-dev` registers them, also on an existing database.
  */
 export function devServerSearchAttributeArgs(): string[] {
-  return [];
+  return DAR_SEARCH_ATTRIBUTES.flatMap(({ name, type }) => [
+    '--search-attribute',
+    `${name}=${type}`,
+  ]);
 }
 
 /** The arguments (after the binary) that start the embedded dev server. */

@@ -2,6 +2,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities/index.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath } from './workflow-bundle-path.js';
 
@@ -19,12 +20,17 @@ export interface AgentWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
 }
 
-/** A worker that runs agent jobs: the workflow, the model activity and the tool bodies. */
+/**
+ * A worker that runs agent jobs: the workflow, the model activity and the tool bodies. Fails with
+ * a `SearchAttributesMissingError` when the namespace lacks the jobs' search attributes.
+ */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
+  const namespace = options.namespace ?? 'default';
+  await checkSearchAttributes(options.connection, namespace);
   return Worker.create({
     connection: options.connection,
-    namespace: options.namespace ?? 'default',
+    namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowsPath: options.workflowsPath ?? agentWorkflowsPath(),
     ...(options.workflowsOnly ? {} : { activities: createActivities(tools) }),

@@ -34,6 +34,7 @@ import {
 import { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
 import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
+import { startJobVisibility } from './job-visibility.js';
 
 const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
 
@@ -107,6 +108,8 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
     const followUps: Message[] = carried?.followUps ?? [];
     let phase: JobPhase = 'starting';
     let modelCalls = carried?.modelCalls ?? 0;
+    // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
+    const publish = startJobVisibility(input.batchId);
 
     const root = CancellationScope.current();
     const isAborted = () => root.consideredCancelled;
@@ -148,6 +151,7 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       async callModel(request) {
         phase = 'model';
         modelCalls += 1;
+        publish(phase, modelCalls);
         try {
           return await callModel({ model: input.model, request });
         } catch (error) {
@@ -158,6 +162,7 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       },
       async executeTool(call) {
         phase = 'tools';
+        publish(phase, modelCalls);
         const { executeTool } = proxyActivities<AgentActivities>(toolActivityOptions(call.tool));
         try {
           return await executeTool({
@@ -213,6 +218,7 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       if (workflowInfo().continueAsNewSuggested) await continueAsNewWith([], true);
       // A kept-open job waits for the next message; it starts a new run (agent_start again).
       phase = 'waiting';
+      publish(phase, modelCalls);
       const arrived = await waitForMessage(
         () => steering.length + followUps.length > 0,
         input.keepOpenMs ?? 0,
@@ -223,6 +229,7 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
     }
 
     phase = 'done';
+    publish(phase, modelCalls);
     if (isAborted()) throw new CancelledFailure('Agent job cancelled');
     return { status: status(), messages: transcript.messages };
   };

@@ -18,6 +18,8 @@ export interface AgentJobInput {
    * follow-up or steering message, which starts a new run. Unset: the job closes at agent_end.
    */
   keepOpenMs?: number;
+  /** The batch this job belongs to (`dar batch`); published as the `DarBatchId` search attribute. */
+  batchId?: string;
   /** Set by the job itself when it continues as new; users leave it out. */
   carried?: CarriedState;
 }

@@ -1,10 +1,12 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { devServerSearchAttributeArgs } from '../../src/server/dev-server-command.js';
 import { findTemporalBinary } from '../../src/server/temporal-binary.js';
 
 /**
  * Starts a real Temporal dev server for a test file: the project's binary when there is one
- * (`npm run temporal:install`), else the SDK's own download.
+ * (`npm run temporal:install`), else the SDK's own download. Like the embedded server, it knows
+ * the search attributes agent jobs publish (a worker refuses a namespace without them).
  */
 export async function startDevServer(extraArgs: string[] = []): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
@@ -15,7 +17,7 @@ export async function startDevServer(extraArgs: string[] = []): Promise<TestWork
         ? { type: 'existing-path', path: binary.path }
         : { type: 'cached-download' },
       log: { format: 'pretty', level: 'error' },
-      extraArgs,
+      extraArgs: [...devServerSearchAttributeArgs(), ...extraArgs],
     },
   });
 }

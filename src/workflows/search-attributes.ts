@@ -1,0 +1,29 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+/**
+ * The custom search attributes of agent jobs, for Temporal's list filter
+ * (`DarBatchId = 'x' AND DarPhase = 'tools'`). Workflow-safe: the workflow upserts them.
+ */
+export const darPhaseKey = defineSearchAttributeKey('DarPhase', 'KEYWORD');
+export const darTurnsKey = defineSearchAttributeKey('DarTurns', 'INT');
+export const darBatchIdKey = defineSearchAttributeKey('DarBatchId', 'KEYWORD');
+
+/** The values `DarPhase` takes (a job's phase, without the short-lived `starting`). */
+export const DAR_PHASES = ['model', 'tools', 'waiting', 'done'] as const;
+export type DarPhase = (typeof DAR_PHASES)[number];
+
+/**
+ * Each attribute with its type as the Temporal CLI and server spell it
+ * (`temporal operator search-attribute create --name DarPhase --type Keyword`).
+ */
+export const DAR_SEARCH_ATTRIBUTES = [
+  { key: darPhaseKey, name: darPhaseKey.name, type: 'Keyword' },
+  { key: darTurnsKey, name: darTurnsKey.name, type: 'Int' },
+  { key: darBatchIdKey, name: darBatchIdKey.name, type: 'Keyword' },
+] as const;
+
+/**
+ * The patch id that guards the upserts: histories recorded before them replay without them
+ * (R23), new runs record the patch marker and publish the attributes.
+ */
+export const SEARCH_ATTRIBUTES_PATCH = 'dar-search-attributes';
