@@ -1,22 +1,51 @@
-import { openConnection } from '../connection.js';
+import { getJob } from '../../client/job-client.js';
+import { openConnection, type CliConnection } from '../connection.js';
 import { existingJob } from '../job-reader.js';
+import { jobListQuery } from '../list-filter.js';
 import { parseFlags } from '../parse-flags.js';
-import { EXIT_OK } from '../usage-error.js';
+import { EXIT_OK, UsageError } from '../usage-error.js';
 
-export const cancelUsage = 'dar cancel ID [--state-dir DIR]';
+export const cancelUsage = 'dar cancel ID | --batch ID [--state-dir DIR]';
 export const steerUsage = 'dar steer ID "<text>" [--state-dir DIR]';
 export const followUpUsage = 'dar follow-up ID "<text>" [--state-dir DIR]';
+
+/**
+ * Cancels every job of a batch that runs now (found through the `DarBatchId` search attribute).
+ * A `dar batch` still running that batch sees its tasks cancelled and starts no more.
+ */
+async function cancelBatch(
+  connection: CliConnection,
+  batchId: string,
+  query: string,
+): Promise<number> {
+  const ids: string[] = [];
+  for await (const execution of connection.client.workflow.list({ query })) {
+    ids.push(execution.workflowId);
+  }
+  await Promise.all(ids.map((id) => getJob(connection.client, id).cancel()));
+  for (const id of ids) console.log(`Cancellation requested for ${id}`);
+  console.log(`Batch ${batchId}: cancellation requested for ${ids.length} running job(s)`);
+  return EXIT_OK;
+}
 
 /** `dar cancel ID`: aborts the job (R21); its running tools are stopped. */
 export async function cancelCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'cancel',
     argv,
-    { 'state-dir': { type: 'string' } },
-    { min: 1, max: 1, names: 'a job id' },
+    { batch: { type: 'string' }, 'state-dir': { type: 'string' } },
+    { min: 0, max: 1, names: 'a job id (or --batch ID)' },
   );
+  if ((values.batch === undefined) === (positionals.length === 0)) {
+    throw new UsageError('dar cancel: give a job id or --batch ID (one of them)');
+  }
+  const batch = values.batch;
+  const batchQuery = batch === undefined ? undefined : jobListQuery({ batch, runningOnly: true });
   const connection = await openConnection(values['state-dir']);
   try {
+    if (batch !== undefined && batchQuery !== undefined) {
+      return await cancelBatch(connection, batch, batchQuery);
+    }
     const job = await existingJob(connection, positionals[0] ?? '');
     await job.cancel();
     console.log(`Cancellation requested for ${job.workflowId}`);

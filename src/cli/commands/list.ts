@@ -1,24 +1,32 @@
-import { AGENT_WORKFLOW_TYPE } from '../../client/job-client.js';
+import { darBatchIdKey, darPhaseKey, darTurnsKey } from '../../workflows/search-attributes.js';
 import { openConnection } from '../connection.js';
+import { jobListQuery } from '../list-filter.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK } from '../usage-error.js';
 
-export const listUsage = 'dar list [--limit N] [--json] [--state-dir DIR]';
+export const listUsage =
+  'dar list [--batch ID] [--phase model|tools|waiting|done] [--limit N] [--json] [--state-dir DIR]';
 
 export async function listCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'list',
     argv,
-    { limit: { type: 'string' }, json: { type: 'boolean' }, 'state-dir': { type: 'string' } },
+    {
+      batch: { type: 'string' },
+      phase: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+      'state-dir': { type: 'string' },
+    },
     { min: 0, max: 0, names: 'no argument' },
   );
   const limit = Number(values.limit ?? '50');
+  // Filters go to Temporal's list filter, over the search attributes the jobs publish.
+  const query = jobListQuery({ batch: values.batch, phase: values.phase });
   const connection = await openConnection(values['state-dir']);
   try {
     let count = 0;
-    for await (const execution of connection.client.workflow.list({
-      query: `WorkflowType = '${AGENT_WORKFLOW_TYPE}'`,
-    })) {
+    for await (const execution of connection.client.workflow.list({ query })) {
       if (count >= limit) break;
       count += 1;
       const row = {
@@ -26,9 +34,14 @@ export async function listCommand(argv: string[]): Promise<number> {
         status: execution.status.name,
         started: execution.startTime.toISOString(),
         closed: execution.closeTime?.toISOString(),
+        phase: execution.typedSearchAttributes.get(darPhaseKey),
+        turns: execution.typedSearchAttributes.get(darTurnsKey),
+        batch: execution.typedSearchAttributes.get(darBatchIdKey),
       };
       console.log(
-        values.json ? JSON.stringify(row) : `${row.id}  ${row.status.padEnd(10)}  ${row.started}`,
+        values.json
+          ? JSON.stringify(row)
+          : `${row.id}  ${row.status.padEnd(10)}  ${(row.phase ?? '-').padEnd(7)}  ${row.started}`,
       );
     }
     if (count === 0 && !values.json) console.log('No jobs.');

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { UsageError } from '../cli/usage-error.js';
+
+/** Batch ids go into workflow ids and list filters: no spaces, no quotes. */
+const BATCH_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
+/**
+ * The default batch id: a hash of the file's absolute path and its contents. The same command on
+ * the same file gives the same id (and so the same workflow ids); an edited file is a new batch.
+ */
+export function batchIdOf(absolutePath: string, contents: string): string {
+  return createHash('sha256')
+    .update(absolutePath)
+    .update('\0')
+    .update(contents)
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** Checks a batch id given by the user (`--batch-id`, `--batch`). */
+export function checkBatchId(id: string, flag: string): string {
+  if (!BATCH_ID.test(id)) {
+    throw new UsageError(
+      `${flag} must be letters, digits and . _ : - (at most 64, starting with a letter or digit), not "${id}"`,
+    );
+  }
+  return id;
+}
+
+/** The workflow id of a batch's task: running the batch again finds the same workflow. */
+export function taskWorkflowId(batchId: string, taskId: string): string {
+  return `batch-${batchId}-${taskId}`;
+}
