@@ -1,4 +1,5 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { batchCommand, batchUsage } from './commands/batch.js';
 import {
   cancelCommand,
   cancelUsage,
@@ -18,6 +19,7 @@ type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, { run: Command; usage: string }> = {
   run: { run: runCommand, usage: runUsage },
+  batch: { run: batchCommand, usage: batchUsage },
   worker: { run: workerCommand, usage: workerUsage },
   events: { run: eventsCommand, usage: eventsUsage },
   status: { run: statusCommand, usage: statusUsage },

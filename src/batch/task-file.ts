@@ -1,0 +1,128 @@
+import { dirname } from 'node:path';
+import { buildJobInput } from '../cli/job-options.js';
+import { UsageError } from '../cli/usage-error.js';
+import type { AgentJobInput } from '../workflows/job-types.js';
+
+/** One line of a batch file, checked and turned into a job input. */
+export interface BatchTask {
+  /** The line's `id`, or its line number. Unique within the file. */
+  id: string;
+  /** 1-based line number in the file. */
+  line: number;
+  input: AgentJobInput;
+}
+
+/** What a line may leave out, from the command line. */
+export interface TaskDefaults {
+  /** `--model`, already resolved (a `scripted:` path absolute). */
+  model?: string | undefined;
+}
+
+const FIELDS = ['id', 'prompt', 'workspace', 'model', 'tools', 'policy'];
+
+/** Task ids become part of workflow ids: short, and free of spaces and quotes. */
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** A line's problem, thrown and collected with its line number. */
+class LineError extends Error {}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(task: Record<string, unknown>, field: string): string | undefined {
+  const value = task[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new LineError(`"${field}" must be a string`);
+  return value;
+}
+
+function taskId(task: Record<string, unknown>, line: number): string {
+  const id = task.id;
+  if (id === undefined) return String(line);
+  const text = typeof id === 'number' && Number.isInteger(id) ? String(id) : id;
+  if (typeof text !== 'string' || !TASK_ID.test(text)) {
+    throw new LineError(
+      '"id" must be a string of letters, digits and . _ : - (at most 128, starting with a letter or digit)',
+    );
+  }
+  return text;
+}
+
+function toolList(task: Record<string, unknown>): string | undefined {
+  const tools = task.tools;
+  if (tools === undefined || typeof tools === 'string') return tools;
+  if (Array.isArray(tools) && tools.every((name) => typeof name === 'string')) {
+    return tools.join(',');
+  }
+  throw new LineError('"tools" must be an array of tool names (or "read,write,...")');
+}
+
+/** Checks one line the way `dar run` checks its flags; relative paths are the file's folder's. */
+function parseLine(text: string, line: number, folder: string, defaults: TaskDefaults): BatchTask {
+  let task: unknown;
+  try {
+    task = JSON.parse(text);
+  } catch (error) {
+    throw new LineError(`not valid JSON (${(error as Error).message})`);
+  }
+  if (!isRecord(task)) throw new LineError('must be a JSON object');
+  const unknown = Object.keys(task).filter((field) => !FIELDS.includes(field));
+  if (unknown.length > 0) {
+    throw new LineError(`unknown field ${unknown.join(', ')} (known: ${FIELDS.join(', ')})`);
+  }
+  if (typeof task.prompt !== 'string') throw new LineError('"prompt" must be a string');
+  const id = taskId(task, line);
+  const model = optionalString(task, 'model') ?? defaults.model;
+  if (model === undefined) throw new LineError('no "model" here and no --model for the batch');
+  try {
+    const input = buildJobInput(
+      {
+        prompt: task.prompt,
+        model,
+        workspace: optionalString(task, 'workspace'),
+        tools: toolList(task),
+        policy: optionalString(task, 'policy'),
+      },
+      folder,
+    );
+    return { id, line, input };
+  } catch (error) {
+    if (error instanceof UsageError) throw new LineError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Reads a batch file (JSON Lines: one task object a line; blank lines are skipped) and checks
+ * every line before anything starts. Throws one {@link UsageError} listing each bad line with its
+ * number, so a batch with a single bad line does not start at all.
+ */
+export function parseBatchFile(path: string, text: string, defaults: TaskDefaults): BatchTask[] {
+  const folder = dirname(path);
+  const tasks: BatchTask[] = [];
+  const problems: string[] = [];
+  const lineOfId = new Map<string, number>();
+  text.split(/\r?\n/).forEach((content, index) => {
+    const line = index + 1;
+    if (content.trim() === '') return;
+    try {
+      const task = parseLine(content, line, folder, defaults);
+      const earlier = lineOfId.get(task.id);
+      if (earlier !== undefined) {
+        throw new LineError(`task id "${task.id}" is already used on line ${earlier}`);
+      }
+      lineOfId.set(task.id, line);
+      tasks.push(task);
+    } catch (error) {
+      if (!(error instanceof LineError)) throw error;
+      problems.push(`${path} line ${line}: ${error.message}`);
+    }
+  });
+  if (problems.length > 0) {
+    const count = problems.length === 1 ? 'a bad line' : `${problems.length} bad lines`;
+    throw new UsageError(`${count}, nothing started:\n${problems.join('\n')}`);
+  }
+  if (tasks.length === 0) throw new UsageError(`${path} holds no task`);
+  return tasks;
+}

@@ -1,0 +1,149 @@
+import type { Worker } from '@temporalio/worker';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { batchIdOf, checkBatchId } from '../../batch/batch-id.js';
+import { planBatch, runBatch, type BatchRun, type TaskProgress } from '../../batch/batch-runner.js';
+import { liveProgress, plainProgress } from '../../batch/progress-display.js';
+import { countTasks } from '../../batch/progress-summary.js';
+import { throttledResults } from '../../batch/results-file.js';
+import { parseBatchFile } from '../../batch/task-file.js';
+import { batchWorkerOptions } from '../../batch/worker-slots.js';
+import { createAgentWorker } from '../../worker/agent-worker.js';
+import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
+import { openConnection } from '../connection.js';
+import { buildJobInput } from '../job-options.js';
+import { parseFlags } from '../parse-flags.js';
+import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
+
+export const batchUsage =
+  'dar batch FILE.jsonl [--concurrency N] [--model provider:id] [--results OUT.jsonl] ' +
+  '[--batch-id ID] [--state-dir DIR]';
+
+const DEFAULT_CONCURRENCY = 4;
+const MAX_CONCURRENCY = 1000;
+
+function concurrencyOf(value: string | undefined): number {
+  const concurrency = Number(value ?? DEFAULT_CONCURRENCY);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return concurrency;
+}
+
+function readBatchFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`Cannot read batch file ${path} (${code})`);
+  }
+}
+
+/** `--model` is checked once, against the current folder, like `dar run --model`. */
+function defaultModel(model: string | undefined): string | undefined {
+  if (model === undefined) return undefined;
+  return buildJobInput({ prompt: '-', model, tools: '' }).model;
+}
+
+/** `tasks.jsonl` -> `tasks.results.jsonl`. */
+function defaultResultsPath(file: string): string {
+  return `${file.replace(/\.jsonl$/, '')}.results.jsonl`;
+}
+
+function exitCode(tasks: readonly TaskProgress[], run: BatchRun): number {
+  const counts = countTasks(tasks);
+  if (counts.failed > 0) return EXIT_FAILED;
+  if (counts.cancelled > 0 || run.stopped) return EXIT_CANCELLED;
+  return EXIT_OK;
+}
+
+/**
+ * `dar batch FILE.jsonl`: every line a task, every task an agent job, at most N at once, with a
+ * worker in this process. Every line is checked before anything starts. Running the same command
+ * again (after Ctrl-C, a kill, a crash) continues the batch: each task's workflow id comes from
+ * the batch id and the task id, so finished tasks are not run again and running ones are joined.
+ */
+export async function batchCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    'batch',
+    argv,
+    {
+      concurrency: { type: 'string' },
+      model: { type: 'string' },
+      results: { type: 'string' },
+      'batch-id': { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+    { min: 1, max: 1, names: 'one FILE.jsonl' },
+  );
+  const concurrency = concurrencyOf(values.concurrency);
+  const file = resolve(positionals[0] ?? '');
+  const contents = readBatchFile(file);
+  const batchId = values['batch-id']
+    ? checkBatchId(values['batch-id'], '--batch-id')
+    : batchIdOf(file, contents);
+  const tasks = planBatch(
+    batchId,
+    parseBatchFile(file, contents, { model: defaultModel(values.model) }),
+  );
+  const resultsPath = resolve(values.results ?? defaultResultsPath(file));
+
+  const connection = await openConnection(values['state-dir']);
+  let worker: Worker | undefined;
+  let workerRun: Promise<void> | undefined;
+  const interrupted = new AbortController();
+  const onInterrupt = () => interrupted.abort();
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
+  try {
+    const out = process.stdout;
+    out.write(
+      `Batch ${batchId}: ${tasks.length} tasks from ${file}, ${concurrency} at a time; ` +
+        `results in ${resultsPath}\n`,
+    );
+    const display = out.isTTY
+      ? liveProgress(out, tasks, `batch ${batchId}`)
+      : plainProgress(out, tasks);
+    const results = throttledResults(resultsPath, tasks);
+    const run = await runBatch({
+      client: connection.client,
+      taskQueue: DEFAULT_TASK_QUEUE,
+      batchId,
+      tasks,
+      concurrency,
+      signal: interrupted.signal,
+      // The worker in this process runs the batch's jobs (and any other job on the task queue).
+      async prepare(needed) {
+        if (!needed) return;
+        worker = await createAgentWorker({
+          connection: await connection.workerConnection(),
+          namespace: connection.namespace,
+          workerOptions: batchWorkerOptions(concurrency),
+        });
+        workerRun = worker.run();
+      },
+      onChange(progress) {
+        display.change(progress);
+        results.schedule();
+      },
+    });
+    display.end();
+    const written = results.flush();
+    const counts = countTasks(tasks);
+    out.write(`Results: ${written} of ${counts.total} tasks in ${resultsPath}\n`);
+    if (run.stopped) {
+      const why = run.stopped === 'cancelled' ? 'a task was cancelled' : 'interrupted';
+      out.write(
+        `Stopped (${why}): ${counts.queued} tasks not started, ${counts.running} jobs still ` +
+          'running (durable). Run the same command again to continue the batch.\n',
+      );
+    }
+    return exitCode(tasks, run);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+    worker?.shutdown();
+    await workerRun;
+    await connection.close();
+  }
+}
