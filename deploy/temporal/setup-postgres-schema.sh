@@ -1,0 +1,32 @@
+#!/bin/sh
+# One-shot job of docker-compose.yml (image temporalio/admin-tools): creates Temporal's two
+# PostgreSQL databases and brings their schemas to the version of the admin-tools image. Safe to
+# run again: `create` keeps an existing database, `setup-schema -v 0.0` keeps a newer version, and
+# `update-schema` applies only the versions not applied yet. Upgrading the server image (and the
+# admin-tools image with it) and running this again migrates the schemas.
+set -eu
+: "${POSTGRES_SEEDS:?POSTGRES_SEEDS (the PostgreSQL host) is required}"
+: "${POSTGRES_USER:?POSTGRES_USER is required}"
+: "${SQL_PASSWORD:?SQL_PASSWORD (read by temporal-sql-tool) is required}"
+port="${DB_PORT:-5432}"
+schemas=/etc/temporal/schema/postgresql/v12
+
+until nc -z "$POSTGRES_SEEDS" "$port"; do
+  echo "Waiting for PostgreSQL at $POSTGRES_SEEDS:$port ..."
+  sleep 1
+done
+
+sql_tool() {
+  temporal-sql-tool --plugin postgres12 --ep "$POSTGRES_SEEDS" -p "$port" -u "$POSTGRES_USER" "$@"
+}
+
+# database name : schema folder
+for pair in temporal:temporal temporal_visibility:visibility; do
+  database="${pair%%:*}"
+  folder="${pair#*:}"
+  echo "Schema of $database ..."
+  sql_tool --db "$database" create
+  sql_tool --db "$database" setup-schema -v 0.0
+  sql_tool --db "$database" update-schema -d "$schemas/$folder/versioned"
+done
+echo 'PostgreSQL schemas are up to date.'
