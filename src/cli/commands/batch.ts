@@ -1,6 +1,6 @@
 import type { Worker } from '@temporalio/worker';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { batchIdOf, checkBatchId } from '../../batch/batch-id.js';
 import { planBatch, runBatch, type BatchRun, type TaskProgress } from '../../batch/batch-runner.js';
 import { liveProgress, plainProgress } from '../../batch/progress-display.js';
@@ -45,6 +45,17 @@ function defaultModel(model: string | undefined): string | undefined {
   return buildJobInput({ prompt: '-', model, tools: '' }).model;
 }
 
+/** The results file's folder, made now: a bad path is found before the batch, not after it. */
+function prepareResultsFolder(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    accessSync(dirname(path), constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`Cannot write the results file ${path} (${code})`);
+  }
+}
+
 /** `tasks.jsonl` -> `tasks.results.jsonl`. */
 function defaultResultsPath(file: string): string {
   return `${file.replace(/\.jsonl$/, '')}.results.jsonl`;
@@ -87,6 +98,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
     parseBatchFile(file, contents, { model: defaultModel(values.model) }),
   );
   const resultsPath = resolve(values.results ?? defaultResultsPath(file));
+  prepareResultsFolder(resultsPath);
 
   const connection = await openConnection(values['state-dir']);
   let worker: Worker | undefined;
