@@ -4,7 +4,7 @@ import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
-import { agentWorkflowsPath } from './workflow-bundle-path.js';
+import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -20,6 +20,13 @@ export interface AgentWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
 }
 
+/** The build's prebuilt bundle when there is one, else the workflow module to bundle now. */
+function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions> {
+  const bundle = workflowsPath ? undefined : prebuiltWorkflowBundlePath();
+  if (bundle) return { workflowBundle: { codePath: bundle } };
+  return { workflowsPath: workflowsPath ?? agentWorkflowsPath() };
+}
+
 /**
  * A worker that runs agent jobs: the workflow, the model activity and the tool bodies. Fails with
  * a `SearchAttributesMissingError` when the namespace lacks the jobs' search attributes.
@@ -32,7 +39,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     connection: options.connection,
     namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-    workflowsPath: options.workflowsPath ?? agentWorkflowsPath(),
+    ...workflowCode(options.workflowsPath),
     ...(options.workflowsOnly ? {} : { activities: createActivities(tools) }),
     // Heartbeats carry cancellation to running activities; by default the SDK sends them at
     // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.

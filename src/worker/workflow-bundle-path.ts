@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -11,4 +11,16 @@ export function agentWorkflowsPath(): string {
     if (existsSync(path)) return path;
   }
   throw new Error('The agent workflow module was not found next to the worker module');
+}
+
+/**
+ * The workflow bundle made by `npm run build` (dist/workflow-bundle.js), when this code runs from
+ * that build and the bundle is not older than the compiled workflow. Saves every worker start
+ * the seconds that bundling takes.
+ */
+export function prebuiltWorkflowBundlePath(): string | undefined {
+  const bundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+  const workflows = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
+  if (!existsSync(bundle) || !existsSync(workflows)) return undefined;
+  return statSync(bundle).mtimeMs >= statSync(workflows).mtimeMs ? bundle : undefined;
 }
