@@ -7,6 +7,7 @@ COPY package.json package-lock.json ./
 # which a worker does not need (it connects to the cluster's server).
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
