@@ -14,7 +14,16 @@ const workflowSafeFiles = [
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`]);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.temporal/**', '.dar/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.temporal/**',
+      '.dar/**',
+      'coverage/**',
+      '.bench-build/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
   {
