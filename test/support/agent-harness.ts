@@ -9,6 +9,7 @@ import type { ScriptedAnswer } from '../../src/providers/model-script.js';
 import { createAgentWorker } from '../../src/worker/agent-worker.js';
 import type { AgentJobInput } from '../../src/workflows/job-types.js';
 import { flakyTool } from '../integration/agent/flaky-tool-body.js';
+import { startDevServer } from './temporal-server.js';
 
 export const testWorkflowsPath = fileURLToPath(
   new URL('../integration/agent/workflows.ts', import.meta.url),
@@ -66,4 +67,30 @@ export async function startTestJob(
   input: AgentJobInput,
 ): Promise<AgentJob> {
   return startJob(environment.client, input, { taskQueue, workflowId: uniqueName('job') });
+}
+
+export interface AgentTestServer {
+  environment: TestWorkflowEnvironment;
+  taskQueue: string;
+}
+
+/**
+ * For a test file: a real dev server and a test worker, started before its tests and stopped
+ * after them. `serverArgs` go to the dev server (dynamic config, say).
+ */
+export function useAgentTestServer(prefix: string, serverArgs: string[] = []): AgentTestServer {
+  const server = { taskQueue: uniqueName(prefix) } as AgentTestServer;
+  let worker: Worker | undefined;
+  let workerRun: Promise<void> | undefined;
+  beforeAll(async () => {
+    server.environment = await startDevServer(serverArgs);
+    worker = await createTestWorker(server.environment, server.taskQueue);
+    workerRun = worker.run();
+  });
+  afterAll(async () => {
+    worker?.shutdown();
+    await workerRun;
+    await server.environment?.teardown();
+  });
+  return server;
 }

@@ -1,39 +1,20 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import type { Message } from '../../../src/core/index.js';
 import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
-  createTestWorker,
   jobInput,
   scriptedModel,
   startTestJob,
   temporaryFolder,
   text,
   toolCall,
-  uniqueName,
+  useAgentTestServer,
 } from '../../support/agent-harness.js';
-import { startDevServer } from '../../support/temporal-server.js';
 
-let environment: TestWorkflowEnvironment;
-let worker: Worker;
-let workerRun: Promise<void>;
-const taskQueue = uniqueName('continue-as-new');
-
-beforeAll(async () => {
-  // A low threshold makes Temporal suggest continue-as-new after a few turns.
-  environment = await startDevServer([
-    '--dynamic-config-value',
-    'limit.historyCount.suggestContinueAsNew=30',
-  ]);
-  worker = await createTestWorker(environment, taskQueue);
-  workerRun = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await environment?.teardown();
-});
+// A low threshold makes Temporal suggest continue-as-new after a few turns.
+const server = useAgentTestServer('continue-as-new', [
+  '--dynamic-config-value',
+  'limit.historyCount.suggestContinueAsNew=30',
+]);
 
 test('a long job continues as new: transcript, queues and event numbering carry over', async () => {
   const folder = temporaryFolder();
@@ -46,7 +27,11 @@ test('a long job continues as new: transcript, queues and event numbering carry 
     ...answers,
     { stopReason: 'stop', content: [text('all done')] },
   ]);
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   const result = (await job.handle.result()) as AgentJobResult;
 
   expect(result.status.continuedAsNew).toBeGreaterThan(0);

@@ -1,34 +1,15 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
-  createTestWorker,
   jobInput,
   scriptedModel,
   startTestJob,
   temporaryFolder,
   text,
-  uniqueName,
+  useAgentTestServer,
 } from '../../support/agent-harness.js';
-import { startDevServer } from '../../support/temporal-server.js';
 
-let environment: TestWorkflowEnvironment;
-let worker: Worker;
-let workerRun: Promise<void>;
-const taskQueue = uniqueName('keep-open');
-
-beforeAll(async () => {
-  environment = await startDevServer();
-  worker = await createTestWorker(environment, taskQueue);
-  workerRun = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await environment?.teardown();
-});
+const server = useAgentTestServer('keep-open');
 
 async function waitForPhase(job: Awaited<ReturnType<typeof startTestJob>>, phase: string) {
   for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -45,8 +26,8 @@ test('R20: a kept-open job waits after agent_end; a follow-up starts a new run',
     { stopReason: 'stop', content: [text('second answer')] },
   ]);
   const job = await startTestJob(
-    environment,
-    taskQueue,
+    server.environment,
+    server.taskQueue,
     jobInput({ model, workspace: folder, keepOpenMs: 1500 }),
   );
   await waitForPhase(job, 'waiting');
@@ -69,8 +50,8 @@ test('R21: cancelling a job that waits for a follow-up closes it as cancelled', 
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('answer')] }]);
   const job = await startTestJob(
-    environment,
-    taskQueue,
+    server.environment,
+    server.taskQueue,
     jobInput({ model, workspace: folder, keepOpenMs: 60_000 }),
   );
   await waitForPhase(job, 'waiting');

@@ -1,38 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { Message } from '../../../src/core/index.js';
 import {
-  createTestWorker,
   jobInput,
   scriptedModel,
   startTestJob,
   temporaryFolder,
   text,
   toolCall,
-  uniqueName,
+  useAgentTestServer,
 } from '../../support/agent-harness.js';
-import { startDevServer } from '../../support/temporal-server.js';
 
-let environment: TestWorkflowEnvironment;
-let worker: Worker;
-let workerRun: Promise<void>;
-const taskQueue = uniqueName('signals');
-
-beforeAll(async () => {
-  environment = await startDevServer();
-  worker = await createTestWorker(environment, taskQueue);
-  workerRun = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await environment?.teardown();
-});
+const server = useAgentTestServer('signals');
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -77,7 +58,11 @@ test('R20: a steering signal is injected before the next model call', async () =
     { stopReason: 'toolUse', content: [toolCall('b1', 'bash', { command: 'sleep 2' })] },
     { stopReason: 'stop', content: [text('done')] },
   ]);
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   await waitForEvent(job, 'tool_execution_start', 'b1');
   await job.steer('also look at the tests');
   const result = (await job.handle.result()) as { messages: Message[] };
@@ -96,7 +81,11 @@ test('R20: a follow-up signal starts another turn when the agent would stop', as
     { stopReason: 'stop', content: [text('first answer')], delayMs: 1500 },
     { stopReason: 'stop', content: [text('second answer')] },
   ]);
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   await waitForEvent(job, 'turn_start');
   await job.followUp('and one more thing');
   const result = (await job.handle.result()) as { messages: Message[] };
@@ -125,8 +114,8 @@ test('R21, R19: cancelling aborts the running bash body, kills its processes, an
     { stopReason: 'stop', content: [text('never reached')] },
   ]);
   const job = await startTestJob(
-    environment,
-    taskQueue,
+    server.environment,
+    server.taskQueue,
     jobInput({ model, workspace: folder, toolExecution: 'sequential' }),
   );
   const childPid = await waitFor(async () => {
@@ -169,7 +158,11 @@ test('R21: cancelling during a model call ends it as aborted and starts no new t
   const model = scriptedModel(folder, [
     { stopReason: 'stop', content: [text('too late')], delayMs: 60_000 },
   ]);
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   await waitForEvent(job, 'turn_start');
   await new Promise((resolve) => setTimeout(resolve, 500));
   await job.cancel();

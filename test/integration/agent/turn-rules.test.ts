@@ -1,37 +1,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import type { Message, ToolResultMessage } from '../../../src/core/index.js';
 import {
-  createTestWorker,
   jobInput,
   scriptedModel,
   startTestJob,
   temporaryFolder,
   text,
   toolCall,
-  uniqueName,
+  useAgentTestServer,
 } from '../../support/agent-harness.js';
-import { startDevServer } from '../../support/temporal-server.js';
 
-let environment: TestWorkflowEnvironment;
-let worker: Worker;
-let workerRun: Promise<void>;
-const taskQueue = uniqueName('turn-rules');
-
-beforeAll(async () => {
-  environment = await startDevServer();
-  worker = await createTestWorker(environment, taskQueue);
-  workerRun = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await environment?.teardown();
-});
+const server = useAgentTestServer('turn-rules');
 
 function resultsOf(messages: Message[]): ToolResultMessage[] {
   return messages.filter((message): message is ToolResultMessage => message.role === 'toolResult');
@@ -83,7 +64,11 @@ test('R1-R8, R10: a job edits files through activities, with policy, truncation 
     { stopReason: 'stop', content: [text('finished')] },
   ]);
 
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace }),
+  );
   const result = (await job.handle.result()) as { messages: Message[] };
   const messages = result.messages;
 
@@ -116,7 +101,11 @@ test('R2: a model that fails for good ends the run with stopReason error and its
   const model = scriptedModel(folder, [
     { stopReason: 'toolUse', content: [toolCall('l1', 'ls', {})] },
   ]);
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   const result = (await job.handle.result()) as { messages: Message[] };
   const last = result.messages.at(-1);
   expect(last).toMatchObject({ role: 'assistant', stopReason: 'error' });
@@ -139,7 +128,11 @@ test('R13-R15: parallel bodies overlap, end events follow completion, results fo
     { stopReason: 'stop', content: [text('done')] },
   ]);
   const started = Date.now();
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   const result = (await job.handle.result()) as { messages: Message[] };
   const elapsed = Date.now() - started;
 
@@ -169,8 +162,8 @@ test('R13, R14: sequential by run option runs each body after the previous one e
     { stopReason: 'stop', content: [text('done')] },
   ]);
   const job = await startTestJob(
-    environment,
-    taskQueue,
+    server.environment,
+    server.taskQueue,
     jobInput({ model, workspace: folder, toolExecution: 'sequential' }),
   );
   await job.handle.result();
@@ -196,7 +189,11 @@ test('R24: a retried body gets the same idempotency key on every attempt', async
     },
     { stopReason: 'stop', content: [text('done')] },
   ]);
-  const job = await startTestJob(environment, taskQueue, jobInput({ model, workspace: folder }));
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
   const result = (await job.handle.result()) as { messages: Message[] };
   const attempts = readFileSync(join(folder, 'attempts.log'), 'utf8').trim().split('\n');
   expect(attempts).toEqual([`${job.workflowId}/f1`, `${job.workflowId}/f1`]);
@@ -208,8 +205,8 @@ test('a job asking for a tool the workflow does not know fails at once with a cl
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);
   const job = await startTestJob(
-    environment,
-    taskQueue,
+    server.environment,
+    server.taskQueue,
     jobInput({ model, workspace: folder, tools: ['read', 'teleport'] }),
   );
   const failure: unknown = await job.handle.result().catch((error: unknown) => error);
