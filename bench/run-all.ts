@@ -50,7 +50,7 @@ await worker.runUntil(async () => {
       ]
     : [
         { jobs: 20, turns: 5, callsPerTurn: 3 },
-        { jobs: 300, turns: 3, callsPerTurn: 2 },
+        { jobs: 200, turns: 3, callsPerTurn: 2 },
       ];
   const overhead = [];
   for (const scenario of cases) {
