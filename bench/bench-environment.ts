@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
+import { devServerSearchAttributeArgs } from '../src/server/dev-server-command.js';
 import { findTemporalBinary } from '../src/server/temporal-binary.js';
 import { builtinToolList } from '../src/tools/index.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
@@ -22,6 +23,8 @@ export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
         ? { type: 'existing-path', path: binary.path }
         : { type: 'cached-download' },
       log: { format: 'pretty', level: 'error' },
+      // The search attributes agent jobs publish, as on the embedded server.
+      extraArgs: devServerSearchAttributeArgs(),
     },
   });
 }
