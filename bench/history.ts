@@ -34,14 +34,39 @@ function largestPayload(value: unknown, seen = new Set<unknown>()): number {
   return largest;
 }
 
+/**
+ * A history in small pages: a long job's events carry its whole transcript, and a default page
+ * can pass gRPC's 4 MB message limit.
+ */
+async function fetchEvents(
+  client: Client,
+  workflowId: string,
+  runId: string | undefined,
+): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+  const events: temporal.api.history.v1.IHistoryEvent[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await client.workflowService.getWorkflowExecutionHistory({
+      namespace: client.options.namespace,
+      execution: { workflowId, ...(runId ? { runId } : {}) },
+      maximumPageSize: 2,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    events.push(...(page.history?.events ?? []));
+    nextPageToken =
+      page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return events;
+}
+
 export async function historyFacts(
   client: Client,
   workflowId: string,
   modelActivityType: string,
   runId?: string,
 ): Promise<HistoryFacts> {
-  const history: History = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const events = history.events ?? [];
+  const events = await fetchEvents(client, workflowId, runId);
+  const history: History = { events };
   const modelTimes = events
     .filter(
       (event) =>
