@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
-import { devServerSearchAttributeArgs } from '../src/server/dev-server-command.js';
-import { findTemporalBinary } from '../src/server/temporal-binary.js';
+import { startDevServer } from '../test/support/temporal-server.js';
 import { builtinToolList } from '../src/tools/index.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
 import * as bareActivities from './bare-activities.js';
@@ -13,20 +12,10 @@ import { noopTool } from './noop-tool-body.js';
 
 export const benchWorkflowsPath = fileURLToPath(new URL('./workflows.js', import.meta.url));
 
-/** One dev server for the whole run; both sides of every benchmark use it. */
+/** One dev server for the whole run, started like the tests' (search attributes registered). */
 export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const binary = findTemporalBinary();
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: binary
-        ? { type: 'existing-path', path: binary.path }
-        : { type: 'cached-download' },
-      log: { format: 'pretty', level: 'error' },
-      // The search attributes agent jobs publish, as on the embedded server.
-      extraArgs: devServerSearchAttributeArgs(),
-    },
-  });
+  return startDevServer();
 }
 
 /** One worker serving both sides with the same settings: the runner and the bare baseline. */

@@ -1,8 +1,6 @@
 import { bashTool } from '../../../src/tools/index.js';
 import { commandEnvironment } from '../../../src/tools/command-environment.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createTemporaryFolders, createToolContext, textOf } from './tool-test-context.js';
 
 test('R25: provider keys and other secrets are removed from a command environment', () => {
   const kept = commandEnvironment({
@@ -31,21 +29,14 @@ test('R25: DAR_BASH_PASS_ENV lets named variables through', () => {
 test('R25: a bash command cannot print the worker API key', async () => {
   const secret = `sk-test-${Math.random().toString(36).slice(2)}`;
   process.env.OPENAI_API_KEY = secret;
+  const folders = await createTemporaryFolders();
   try {
-    const result = await bashTool.execute(
-      { command: 'env' },
-      {
-        workspace: mkdtempSync(join(tmpdir(), 'dar-env-')),
-        signal: new AbortController().signal,
-        toolCallId: 'c1',
-        idempotencyKey: 'k',
-        heartbeat: () => undefined,
-      },
-    );
-    const output = JSON.stringify(result.content);
+    const result = await bashTool.execute({ command: 'env' }, createToolContext(folders.workspace));
+    const output = textOf(result);
     expect(output).toContain('PATH=');
     expect(output).not.toContain(secret);
   } finally {
     delete process.env.OPENAI_API_KEY;
+    await folders.remove();
   }
 });
