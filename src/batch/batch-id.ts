@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../job-input/usage-error.js';
 
 /** Batch ids go into workflow ids and list filters: no spaces, no quotes. */
 const BATCH_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;

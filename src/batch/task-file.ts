@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import { buildJobInput } from '../cli/job-options.js';
-import { UsageError } from '../cli/usage-error.js';
+import { buildJobInput } from '../job-input/build-job-input.js';
+import { UsageError } from '../job-input/usage-error.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
 
 /** One line of a batch file, checked and turned into a job input. */

@@ -1,7 +1,4 @@
-/** Bad input from the user: printed as one line on stderr, exit code 2, nothing started. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError } from '../job-input/usage-error.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

@@ -1,205 +1,44 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  isCancellation,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-  CancelledFailure,
-} from '@temporalio/workflow';
-import type { AgentActivities } from '../activities/index.js';
-import {
-  OPERATION_ABORTED,
-  emptyUsage,
-  runAgentLoop,
-  userMessage,
-  type AgentLoopEffects,
-  type AssistantMessage,
-  type Message,
-  type ToolSpec,
-  type Usage,
-} from '../core/index.js';
-import { createPolicyGate } from '../policy/policy-gate.js';
-import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
-import {
-  eventsQuery,
-  followUpSignal,
-  statusQuery,
-  steerSignal,
-  transcriptQuery,
-} from './definitions.js';
+import { CancellationScope, CancelledFailure, workflowInfo } from '@temporalio/workflow';
+import { runAgentLoop, userMessage, type ToolSpec } from '../core/index.js';
+import { createActivityEffects } from './activity-effects.js';
 import { EventLog } from './event-log.js';
-import { failureMessage } from './failure-message.js';
-import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
+import { installJobHandlers } from './job-handlers.js';
+import { checkJobInput } from './job-input-check.js';
+import { continueJobAsNew, waitForMessage } from './job-lifecycle.js';
+import { jobOutcome } from './job-outcome.js';
+import { initialJobState } from './job-state.js';
+import { jobStatus } from './job-status.js';
+import type { AgentJobInput, AgentJobResult } from './job-types.js';
 import { startJobVisibility } from './job-visibility.js';
-
-const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
-
-function addUsage(total: Usage, usage: Usage): Usage {
-  return {
-    input: total.input + usage.input,
-    output: total.output + usage.output,
-    cacheRead: total.cacheRead + usage.cacheRead,
-    cacheWrite: total.cacheWrite + usage.cacheWrite,
-    totalTokens: total.totalTokens + usage.totalTokens,
-    cost: {
-      input: total.cost.input + usage.cost.input,
-      output: total.cost.output + usage.cost.output,
-      cacheRead: total.cost.cacheRead + usage.cost.cacheRead,
-      cacheWrite: total.cost.cacheWrite + usage.cost.cacheWrite,
-      total: total.cost.total + usage.cost.total,
-    },
-  };
-}
-
-function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [],
-    usage: emptyUsage(),
-    stopReason,
-    errorMessage: text,
-    timestamp: Date.now(),
-  };
-}
-
-/** Waits for `ready` up to `timeoutMs`; false on timeout or when the job is cancelled. */
-async function waitForMessage(ready: () => boolean, timeoutMs: number): Promise<boolean> {
-  try {
-    return await condition(ready, timeoutMs);
-  } catch (error) {
-    if (isCancellation(error)) return false;
-    throw error;
-  }
-}
-
-function resolveTools(names: string[], specs: Readonly<Record<string, ToolSpec>>): ToolSpec[] {
-  return names.map((name) => {
-    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
-    // A bad input fails the job at once; a plain Error would retry the workflow task forever.
-    if (!spec) {
-      throw ApplicationFailure.nonRetryable(
-        `Tool ${name} is not known to this workflow`,
-        'BadInput',
-      );
-    }
-    return spec;
-  });
-}
 
 /**
  * Builds the agent workflow for a set of tool specs (the built-in ones in production; tests add
  * their own). Each turn: the model call is an activity; preflight and policy run here; every
  * prepared tool body is an activity of its own. Cancelling the workflow aborts the run (R21).
+ * A kept-open job waits after each run for a message that starts the next one; a long job
+ * continues as new at a turn boundary or while it waits.
  */
 export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>) {
   return async function agentJob(input: AgentJobInput): Promise<AgentJobResult> {
+    const { tools, beforeToolCall } = checkJobInput(input, toolSpecs);
     const carried = input.carried;
-    const tools = resolveTools(input.tools, toolSpecs);
-    const transcript = { messages: carried?.messages ?? [] };
+    const state = initialJobState(input);
     const log = new EventLog(carried?.events ?? []);
-    const steering: Message[] = carried?.steering ?? [];
-    const followUps: Message[] = carried?.followUps ?? [];
-    let phase: JobPhase = 'starting';
-    let modelCalls = carried?.modelCalls ?? 0;
     // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
     const publish = startJobVisibility(input.batchId);
-
     const root = CancellationScope.current();
     const isAborted = () => root.consideredCancelled;
-    const lastAssistant = () =>
-      transcript.messages.findLast(
-        (message): message is AssistantMessage => message.role === 'assistant',
-      );
-    const status = (): JobStatus => ({
-      phase,
-      turns: modelCalls,
-      modelCalls,
-      lastSeq: log.lastSeq,
-      stopReason: phase === 'done' ? lastAssistant()?.stopReason : undefined,
-      errorMessage: phase === 'done' ? lastAssistant()?.errorMessage : undefined,
-      cancelled: isAborted(),
-      usage: transcript.messages.reduce(
-        (total, message) => (message.role === 'assistant' ? addUsage(total, message.usage) : total),
-        emptyUsage(),
-      ),
-      continuedAsNew: carried?.runs ?? 0,
-    });
 
-    setHandler(steerSignal, (text) => {
-      steering.push(userMessage(text, Date.now()));
-    });
-    setHandler(followUpSignal, (text) => {
-      followUps.push(userMessage(text, Date.now()));
-    });
-    setHandler(statusQuery, status);
-    setHandler(eventsQuery, (afterSeq, limit) => log.after(afterSeq, limit));
-    setHandler(transcriptQuery, () => transcript.messages);
-
-    const effects: AgentLoopEffects = {
-      emit: (event) => log.append(event),
-      isAborted,
-      now: () => Date.now(),
-      takeSteeringMessages: () => steering.splice(0),
-      takeFollowUpMessages: () => followUps.splice(0),
-      async callModel(request) {
-        phase = 'model';
-        modelCalls += 1;
-        publish(phase, modelCalls);
-        try {
-          return await callModel({ model: input.model, request });
-        } catch (error) {
-          // R21: an aborted call; R2: a call that failed for good ends the run as an error.
-          if (isCancellation(error)) return failedAssistantMessage('aborted', OPERATION_ABORTED);
-          return failedAssistantMessage('error', failureMessage(error));
-        }
-      },
-      async executeTool(call) {
-        phase = 'tools';
-        publish(phase, modelCalls);
-        const { executeTool } = proxyActivities<AgentActivities>(toolActivityOptions(call.tool));
-        try {
-          return await executeTool({
-            toolName: call.tool.name,
-            toolCallId: call.toolCall.id,
-            args: call.args,
-            workspace: input.workspace,
-            idempotencyKey: `${workflowInfo().workflowId}/${call.toolCall.id}`,
-          });
-        } catch (error) {
-          throw new Error(failureMessage(error), { cause: error });
-        }
-      },
-    };
-
+    installJobHandlers(state, log, isAborted);
+    const effects = createActivityEffects({ input, state, log, publish, isAborted });
     const config = {
       systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       tools,
       toolExecution: input.toolExecution ?? 'parallel',
-      beforeToolCall: createPolicyGate({ workspace: input.workspace, policy: input.policy }),
-    };
-    const continueAsNewWith = async (pending: Message[], idle: boolean): Promise<never> => {
-      // Long job: hand the whole state to a fresh run before history grows too large.
-      await condition(allHandlersFinished);
-      return continueAsNew<typeof agentJob>({
-        ...input,
-        carried: {
-          messages: transcript.messages,
-          events: log.all(),
-          steering: steering.splice(0),
-          followUps: followUps.splice(0),
-          pending,
-          modelCalls,
-          runs: (carried?.runs ?? 0) + 1,
-          ...(idle ? { idle } : {}),
-        },
-      });
+      beforeToolCall,
     };
 
     let prompts = carried ? carried.pending : [userMessage(input.prompt, Date.now())];
@@ -207,30 +46,33 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
     let idle = carried?.idle ?? false;
     for (;;) {
       if (!idle) {
-        const outcome = await runAgentLoop(prompts, transcript, config, effects, {
+        const outcome = await runAgentLoop(prompts, state, config, effects, {
           resume,
           shouldPause: () => workflowInfo().continueAsNewSuggested,
         });
-        if (outcome.paused) await continueAsNewWith(outcome.paused.pending, false);
+        if (outcome.paused)
+          await continueJobAsNew(input, state, log, outcome.paused.pending, false);
         if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
       }
       idle = false;
-      if (workflowInfo().continueAsNewSuggested) await continueAsNewWith([], true);
+      if (workflowInfo().continueAsNewSuggested)
+        await continueJobAsNew(input, state, log, [], true);
       // A kept-open job waits for the next message; it starts a new run (agent_start again).
-      phase = 'waiting';
-      publish(phase, modelCalls);
+      state.phase = 'waiting';
+      publish(state.phase, state.modelCalls);
       const arrived = await waitForMessage(
-        () => steering.length + followUps.length > 0,
+        () => state.steering.length + state.followUps.length > 0,
         input.keepOpenMs ?? 0,
       );
       if (!arrived) break;
-      prompts = [...steering.splice(0), ...followUps.splice(0)];
+      prompts = [...state.steering.splice(0), ...state.followUps.splice(0)];
       resume = false;
     }
 
-    phase = 'done';
-    publish(phase, modelCalls);
+    state.phase = 'done';
+    publish(state.phase, state.modelCalls);
     if (isAborted()) throw new CancelledFailure('Agent job cancelled');
-    return { status: status(), messages: transcript.messages };
+    const status = jobStatus(state, log.lastSeq, false);
+    return { status, messages: state.messages, outcome: jobOutcome(status, state.messages) };
   };
 }

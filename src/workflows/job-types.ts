@@ -1,5 +1,6 @@
 import type { AgentEvent, Message, ToolExecutionMode, Usage } from '../core/index.js';
 import type { Policy } from '../policy/policy-file.js';
+import type { JobOutcome } from './job-outcome.js';
 
 /** What starts an agent job. Plain JSON and free of secrets (R25): it is stored in history. */
 export interface AgentJobInput {
@@ -60,4 +61,6 @@ export interface JobStatus {
 export interface AgentJobResult {
   status: JobStatus;
   messages: Message[];
+  /** How the run ended; absent in results of jobs that closed before it was added. */
+  outcome?: JobOutcome;
 }

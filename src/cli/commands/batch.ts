@@ -11,7 +11,7 @@ import { batchWorkerOptions } from '../../batch/worker-slots.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
-import { buildJobInput } from '../job-options.js';
+import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 

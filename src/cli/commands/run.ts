@@ -1,11 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError } from '@temporalio/client';
-import { CancelledFailure } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { AgentJob, getJob, startJob } from '../../client/job-client.js';
+import { jobEnding } from '../../client/job-ending.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
-import type { AgentJobInput, AgentJobResult } from '../../workflows/job-types.js';
+import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { createEventPrinter } from '../event-format.js';
-import { buildJobInput } from '../job-options.js';
+import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
@@ -14,17 +14,11 @@ export const runUsage =
   '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
   '[--system-prompt TEXT] [--state-dir DIR]';
 
-/** The exit code for a closed job: 0 normal end, 1 error, 130 cancelled. */
+/** The exit code for a closed job: 0 completed, 1 failed, 130 cancelled. */
 export async function exitCodeOf(job: AgentJob): Promise<number> {
-  try {
-    const result = (await job.handle.result()) as AgentJobResult;
-    return result.status.stopReason === 'error' ? EXIT_FAILED : EXIT_OK;
-  } catch (error) {
-    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) {
-      return EXIT_CANCELLED;
-    }
-    throw error;
-  }
+  const { status } = await jobEnding(job.handle);
+  if (status === 'cancelled') return EXIT_CANCELLED;
+  return status === 'failed' ? EXIT_FAILED : EXIT_OK;
 }
 
 async function startOrAttach(

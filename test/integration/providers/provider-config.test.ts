@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getModels, type Api, type Model } from '@mariozechner/pi-ai';
-import { buildJobInput } from '../../../src/cli/job-options.js';
+import { buildJobInput } from '../../../src/job-input/build-job-input.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
 import {
   MissingApiKeyError,

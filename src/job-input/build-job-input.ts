@@ -6,6 +6,7 @@ import { loadModelScript } from '../providers/model-script.js';
 import { baseUrlProblem, realProviderSpec } from '../providers/real-providers.js';
 import { knownProviders } from '../providers/registry.js';
 import { builtinToolSpecs } from '../tools/specs/index.js';
+import { jobInputProblems } from '../workflows/job-input-schema.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
 import { UsageError } from './usage-error.js';
 
@@ -113,5 +114,8 @@ export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInp
   };
   if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);
   if (flags.systemPrompt) input.systemPrompt = flags.systemPrompt;
+  // The same schema the workflow checks at entry: what passes here is never rejected there.
+  const problems = jobInputProblems(input);
+  if (problems.length > 0) throw new UsageError(`Bad job input: ${problems.join('; ')}`);
   return input;
 }
