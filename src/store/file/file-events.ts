@@ -1,0 +1,194 @@
+import { link, mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mapWithConcurrency } from '../concurrency.js';
+import { sha256Hex } from '../object-ref.js';
+import {
+  checkJobId,
+  eventPageBounds,
+  prepareEvents,
+  type PreparedEvent,
+} from '../store-arguments.js';
+import { EventConflict, StoreCorruptionError } from '../store-errors.js';
+import type { EventToAppend, JsonValue, ReadEventsOptions, StoredEvent } from '../references.js';
+import { errnoCode, fileFailure } from './file-errors.js';
+import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+
+/** Seqs per folder: a folder stays small enough to list in well under a millisecond. */
+const SEQS_PER_FOLDER = 1000;
+const EVENT_FILE = /^(\d{16})\.json$/;
+const SEQ_FOLDER = /^\d{13}$/;
+/** Files read at once while filling a page. */
+const READ_AHEAD = 64;
+
+/**
+ * Events as `events/<sha256 of job id>/<seq / 1000, 13 digits>/<seq, 16 digits>.json`, one
+ * file per event holding its canonical JSON.
+ *
+ * Why one file per seq: an event is written to a flushed temporary file and then hard-linked
+ * to its final name. `link` is atomic and fails when the name exists, so (a) a crash leaves a
+ * whole event or none, never half of one, (b) of two writers of one seq exactly one wins, and
+ * the other compares contents (same: a retry, nothing to do; different: `EventConflict`),
+ * also across processes, without locks. An append-only log file would need a lock and a
+ * repair of torn tails. The seqs are grouped by thousands, so that paging lists one small
+ * folder rather than a folder of tens of thousands of files, and seqs may have gaps.
+ */
+export class FileEvents {
+  constructor(private readonly folder: string) {}
+
+  async append(jobId: string, events: readonly EventToAppend[]): Promise<void> {
+    const prepared = prepareEvents(jobId, events);
+    const jobFolder = this.jobFolder(jobId);
+    try {
+      const missing: PreparedEvent[] = [];
+      for (const event of prepared) {
+        const stored = await readIfExists(eventPath(jobFolder, event.seq));
+        if (stored === undefined) missing.push(event);
+        else if (stored !== event.text) throw new EventConflict(jobId, event.seq);
+      }
+      for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
+        await mkdir(folder, { recursive: true });
+      }
+      // Flush the files in parallel, then link them in seq order, so that a follower never
+      // sees a later event before an earlier one of the same batch.
+      const temporaries = await mapWithConcurrency(missing, 16, (event) =>
+        writeTemporaryFile(seqFolder(jobFolder, event.seq), event.text),
+      );
+      try {
+        for (const [index, event] of missing.entries()) {
+          await linkOrCompare(jobId, event, temporaries[index] as string, jobFolder);
+        }
+      } finally {
+        await Promise.all(temporaries.map(removeQuietly));
+      }
+    } catch (error) {
+      throw fileFailure(error, `append events of job ${jobId}`);
+    }
+  }
+
+  async read(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    checkJobId(jobId);
+    const { afterSeq, limit, maxBytes } = eventPageBounds(options);
+    const jobFolder = this.jobFolder(jobId);
+    const page: StoredEvent[] = [];
+    let bytes = 0;
+    try {
+      const firstFolder = Math.floor((afterSeq + 1) / SEQS_PER_FOLDER);
+      for (const folderNumber of await listSeqFolders(jobFolder)) {
+        if (folderNumber < firstFolder) continue;
+        const seqs = (await listSeqs(join(jobFolder, folderName(folderNumber)))).filter(
+          (seq) => seq > afterSeq,
+        );
+        for (let start = 0; start < seqs.length; start += READ_AHEAD) {
+          const batch = seqs.slice(start, start + Math.min(READ_AHEAD, limit - page.length));
+          const texts = await Promise.all(
+            batch.map((seq) => readFile(eventPath(jobFolder, seq), 'utf8')),
+          );
+          for (const [index, text] of texts.entries()) {
+            const size = Buffer.byteLength(text, 'utf8');
+            if (page.length > 0 && bytes + size > maxBytes) return page;
+            const seq = batch[index] as number;
+            page.push({ seq, event: parseEvent(text, jobId, seq) });
+            bytes += size;
+            if (page.length >= limit) return page;
+          }
+        }
+      }
+      return page;
+    } catch (error) {
+      throw fileFailure(error, `read events of job ${jobId}`);
+    }
+  }
+
+  async lastSeq(jobId: string): Promise<number> {
+    checkJobId(jobId);
+    const jobFolder = this.jobFolder(jobId);
+    try {
+      for (const folderNumber of (await listSeqFolders(jobFolder)).reverse()) {
+        const seqs = await listSeqs(join(jobFolder, folderName(folderNumber)));
+        const last = seqs.at(-1);
+        if (last !== undefined) return last;
+      }
+      return 0;
+    } catch (error) {
+      throw fileFailure(error, `read the last event of job ${jobId}`);
+    }
+  }
+
+  private jobFolder(jobId: string): string {
+    return join(this.folder, sha256Hex(jobId));
+  }
+}
+
+async function linkOrCompare(
+  jobId: string,
+  event: PreparedEvent,
+  temporary: string,
+  jobFolder: string,
+): Promise<void> {
+  const path = eventPath(jobFolder, event.seq);
+  try {
+    await link(temporary, path);
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+    // Another writer got there first (a retry running beside its first attempt).
+    if ((await readFile(path, 'utf8')) !== event.text) throw new EventConflict(jobId, event.seq);
+  }
+}
+
+function parseEvent(text: string, jobId: string, seq: number): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new StoreCorruptionError(`Event ${seq} of job ${jobId} on disk is not JSON`, {
+      cause: error,
+    });
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The seq folders of a job, ascending (none for a job without events). */
+async function listSeqFolders(jobFolder: string): Promise<number[]> {
+  return (await listNames(jobFolder))
+    .filter((name) => SEQ_FOLDER.test(name))
+    .map(Number)
+    .sort((left, right) => left - right);
+}
+
+/** The seqs stored in one folder, ascending; temporary files are skipped. */
+async function listSeqs(folder: string): Promise<number[]> {
+  const seqs: number[] = [];
+  for (const name of await listNames(folder)) {
+    const match = EVENT_FILE.exec(name);
+    if (match) seqs.push(Number(match[1]));
+  }
+  return seqs.sort((left, right) => left - right);
+}
+
+async function listNames(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+function folderName(folderNumber: number): string {
+  return String(folderNumber).padStart(13, '0');
+}
+
+function seqFolder(jobFolder: string, seq: number): string {
+  return join(jobFolder, folderName(Math.floor(seq / SEQS_PER_FOLDER)));
+}
+
+function eventPath(jobFolder: string, seq: number): string {
+  return join(seqFolder(jobFolder, seq), `${String(seq).padStart(16, '0')}.json`);
+}

@@ -1,0 +1,125 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { mapWithConcurrency } from '../concurrency.js';
+import { DEFAULT_FOLLOW_INTERVAL_MS, pollEvents } from '../follow-events.js';
+import type { JobStore } from '../job-store.js';
+import { checkJobId, checkRef } from '../store-arguments.js';
+import { JobStoreError } from '../store-errors.js';
+import type {
+  EventToAppend,
+  JsonValue,
+  ObjectRef,
+  ReadEventsOptions,
+  StoredEvent,
+} from '../references.js';
+import { fileFailure } from './file-errors.js';
+import { FileEvents } from './file-events.js';
+import { FileObjects } from './file-objects.js';
+import { FileRecords } from './file-records.js';
+
+export interface FileJobStoreOptions {
+  /** The store's folder (`objects/`, `events/`, `records/` go inside); created if missing. */
+  folder: string;
+  /** How often `followEvents` looks for new events (default 250 ms). */
+  followIntervalMs?: number;
+}
+
+/** Files read or written at once by the batched methods. */
+const FILE_CONCURRENCY = 16;
+
+/**
+ * The embedded job store: plain files under one folder, safe for several processes on the
+ * same machine (every write is a rename or an exclusive link, no locks). See `FileObjects`,
+ * `FileEvents` and `FileRecords` for the layout.
+ */
+export class FileJobStore implements JobStore {
+  readonly folder: string;
+  private readonly objects: FileObjects;
+  private readonly events: FileEvents;
+  private readonly records: FileRecords;
+  private readonly followIntervalMs: number;
+  private closed = false;
+
+  private constructor(options: FileJobStoreOptions) {
+    this.folder = resolve(options.folder);
+    this.objects = new FileObjects(join(this.folder, 'objects'));
+    this.events = new FileEvents(join(this.folder, 'events'));
+    this.records = new FileRecords(join(this.folder, 'records'));
+    this.followIntervalMs = options.followIntervalMs ?? DEFAULT_FOLLOW_INTERVAL_MS;
+  }
+
+  static async open(options: FileJobStoreOptions): Promise<FileJobStore> {
+    const store = new FileJobStore(options);
+    try {
+      await mkdir(store.folder, { recursive: true });
+    } catch (error) {
+      throw fileFailure(error, `create the job store folder ${store.folder}`);
+    }
+    return store;
+  }
+
+  async putObject(value: unknown): Promise<ObjectRef> {
+    this.checkOpen();
+    return this.objects.put(value);
+  }
+
+  async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
+    this.checkOpen();
+    return mapWithConcurrency(values, FILE_CONCURRENCY, (value) => this.objects.put(value));
+  }
+
+  async getObject(ref: ObjectRef): Promise<JsonValue> {
+    this.checkOpen();
+    return this.objects.get(ref);
+  }
+
+  async getObjects(refs: readonly ObjectRef[]): Promise<JsonValue[]> {
+    this.checkOpen();
+    refs.forEach(checkRef);
+    return mapWithConcurrency(refs, FILE_CONCURRENCY, (ref) => this.objects.get(ref));
+  }
+
+  async appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void> {
+    this.checkOpen();
+    return this.events.append(jobId, events);
+  }
+
+  async readEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    this.checkOpen();
+    return this.events.read(jobId, options);
+  }
+
+  async lastSeq(jobId: string): Promise<number> {
+    this.checkOpen();
+    return this.events.lastSeq(jobId);
+  }
+
+  followEvents(jobId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+    this.checkOpen();
+    checkJobId(jobId);
+    return pollEvents(
+      (cursor) => this.readEvents(jobId, { afterSeq: cursor }),
+      afterSeq,
+      signal,
+      this.followIntervalMs,
+    );
+  }
+
+  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
+    this.checkOpen();
+    return this.records.put(namespace, key, value);
+  }
+
+  async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
+    this.checkOpen();
+    return this.records.get(namespace, key);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new JobStoreError('The job store is closed');
+  }
+}

@@ -1,0 +1,71 @@
+import { mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalJson } from '../canonical-json.js';
+import { refOfCanonicalText } from '../object-ref.js';
+import { checkRef } from '../store-arguments.js';
+import { ObjectNotFound, StoreCorruptionError } from '../store-errors.js';
+import type { JsonValue, ObjectRef } from '../references.js';
+import { errnoCode, fileFailure } from './file-errors.js';
+import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+
+/**
+ * Objects as `objects/<first 2 hex>/<64 hex>.json`, each holding the value's canonical JSON.
+ * A write goes to a temporary file in the same folder, flushed, then renamed into place:
+ * rename is atomic, so a crash leaves no half object, and two writers of the same value
+ * rename the same bytes over each other, which is harmless.
+ */
+export class FileObjects {
+  constructor(private readonly folder: string) {}
+
+  async put(value: unknown): Promise<ObjectRef> {
+    const text = canonicalJson(value);
+    const ref = refOfCanonicalText(text);
+    const { folder, path } = this.location(ref);
+    try {
+      if (await exists(path)) return ref;
+      await mkdir(folder, { recursive: true });
+      const temporary = await writeTemporaryFile(folder, text);
+      try {
+        await rename(temporary, path);
+      } catch (error) {
+        await removeQuietly(temporary);
+        throw error;
+      }
+      return ref;
+    } catch (error) {
+      throw fileFailure(error, `store object ${ref}`);
+    }
+  }
+
+  async get(ref: ObjectRef): Promise<JsonValue> {
+    checkRef(ref);
+    let text: string;
+    try {
+      text = await readFile(this.location(ref).path, 'utf8');
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') throw new ObjectNotFound(ref);
+      throw fileFailure(error, `read object ${ref}`);
+    }
+    // A file changed on disk (bit rot, a hand edit, a torn write) must not pass for data.
+    if (refOfCanonicalText(text) !== ref) {
+      throw new StoreCorruptionError(`Object ${ref} on disk does not match its hash`);
+    }
+    return JSON.parse(text) as JsonValue;
+  }
+
+  private location(ref: ObjectRef): { folder: string; path: string } {
+    const hex = ref.slice('sha256:'.length);
+    const folder = join(this.folder, hex.slice(0, 2));
+    return { folder, path: join(folder, `${hex}.json`) };
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Temporary files start with a dot, so no reader mistakes one for a stored file. */
+export function isTemporaryName(name: string): boolean {
+  return name.startsWith('.');
+}
+
+/**
+ * Writes `text` to a new temporary file in `folder` and flushes it to disk, so that once it
+ * is renamed or linked into place it is whole even after a power loss. Returns its path.
+ */
+export async function writeTemporaryFile(folder: string, text: string): Promise<string> {
+  const path = join(folder, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(path).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  return path;
+}
+
+export async function removeQuietly(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}

@@ -1,0 +1,265 @@
+import pg from 'pg';
+import { canonicalJson } from '../canonical-json.js';
+import { DEFAULT_FOLLOW_INTERVAL_MS, pollEvents } from '../follow-events.js';
+import type { JobStore } from '../job-store.js';
+import { refOfCanonicalText } from '../object-ref.js';
+import {
+  checkJobId,
+  checkRecordName,
+  checkRef,
+  eventPageBounds,
+  prepareEvents,
+} from '../store-arguments.js';
+import {
+  EventConflict,
+  JobStoreError,
+  ObjectNotFound,
+  StoreCorruptionError,
+} from '../store-errors.js';
+import type {
+  EventToAppend,
+  JsonValue,
+  ObjectRef,
+  ReadEventsOptions,
+  StoredEvent,
+} from '../references.js';
+import { postgresFailure } from './postgres-errors.js';
+import { createSchema } from './postgres-schema.js';
+
+export interface PostgresJobStoreOptions {
+  /** `postgres://user:password@host:port/database` (or `postgresql://`). */
+  connectionString: string;
+  /** Connections in the pool (default 10). */
+  maxConnections?: number;
+  /** How long to wait for a connection before failing with a retryable error (default 5 s). */
+  connectTimeoutMs?: number;
+  /** How often `followEvents` looks for new events (default 250 ms). */
+  followIntervalMs?: number;
+}
+
+/** Rows per INSERT of a batch, to stay far below PostgreSQL's parameter and message limits. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * The job store on PostgreSQL: three tables (`dar_store_objects`, `dar_store_events`,
+ * `dar_store_records`), created on first use. Objects and events are inserted with
+ * `ON CONFLICT DO NOTHING`, so retries and concurrent writers of the same data are no-ops;
+ * bodies are kept as canonical JSON text (not jsonb, which would reorder and re-encode them)
+ * and checked against their hash when read. A lost database makes calls fail with
+ * `StoreUnavailableError`; the pool opens new connections once it is back.
+ */
+export class PostgresJobStore implements JobStore {
+  private readonly pool: pg.Pool;
+  private readonly followIntervalMs: number;
+  private schemaReady: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(options: PostgresJobStoreOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      allowExitOnIdle: true,
+    });
+    // An idle connection that the server closes (a restart, a failover) is reported here and
+    // dropped by the pool; without a listener the error would crash the process.
+    this.pool.on('error', () => undefined);
+    this.followIntervalMs = options.followIntervalMs ?? DEFAULT_FOLLOW_INTERVAL_MS;
+  }
+
+  async putObject(value: unknown): Promise<ObjectRef> {
+    const [ref] = await this.putObjects([value]);
+    return ref as ObjectRef;
+  }
+
+  async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
+    const rows = new Map<ObjectRef, string>();
+    const refs = values.map((value) => {
+      const text = canonicalJson(value);
+      const ref = refOfCanonicalText(text);
+      rows.set(ref, text);
+      return ref;
+    });
+    const entries = [...rows.entries()];
+    for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+      const slice = entries.slice(start, start + ROWS_PER_STATEMENT);
+      await this.query(
+        'store objects',
+        `INSERT INTO dar_store_objects (ref, body, size_bytes)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])
+         ON CONFLICT (ref) DO NOTHING`,
+        [
+          slice.map(([ref]) => ref),
+          slice.map(([, text]) => text),
+          slice.map(([, text]) => Buffer.byteLength(text, 'utf8')),
+        ],
+      );
+    }
+    return refs;
+  }
+
+  async getObject(ref: ObjectRef): Promise<JsonValue> {
+    const [value] = await this.getObjects([ref]);
+    return value as JsonValue;
+  }
+
+  async getObjects(refs: readonly ObjectRef[]): Promise<JsonValue[]> {
+    refs.forEach(checkRef);
+    const unique = [...new Set(refs)];
+    const { rows } = await this.query<{ ref: ObjectRef; body: string }>(
+      'read objects',
+      'SELECT ref, body FROM dar_store_objects WHERE ref = ANY($1::text[])',
+      [unique],
+    );
+    const bodies = new Map(rows.map((row) => [row.ref, row.body]));
+    for (const ref of unique) {
+      const body = bodies.get(ref);
+      if (body === undefined) throw new ObjectNotFound(ref);
+      if (refOfCanonicalText(body) !== ref) {
+        throw new StoreCorruptionError(`Object ${ref} in the database does not match its hash`);
+      }
+    }
+    // Parsed per position: a caller changing one value must not change another.
+    return refs.map((ref) => JSON.parse(bodies.get(ref) as string) as JsonValue);
+  }
+
+  async appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void> {
+    const prepared = prepareEvents(jobId, events);
+    for (let start = 0; start < prepared.length; start += ROWS_PER_STATEMENT) {
+      const slice = prepared.slice(start, start + ROWS_PER_STATEMENT);
+      const { rows } = await this.query<{ seq: string }>(
+        'append events',
+        `INSERT INTO dar_store_events (job_id, seq, body, size_bytes)
+         SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::integer[])
+         ON CONFLICT (job_id, seq) DO NOTHING
+         RETURNING seq`,
+        [
+          jobId,
+          slice.map((event) => event.seq),
+          slice.map((event) => event.text),
+          slice.map((event) => event.bytes),
+        ],
+      );
+      if (rows.length === slice.length) continue;
+      // Some seqs were there already: a retry (same content, fine) or a bug (different content).
+      const inserted = new Set(rows.map((row) => Number(row.seq)));
+      const existing = slice.filter((event) => !inserted.has(event.seq));
+      const stored = await this.query<{ seq: string; body: string }>(
+        'compare appended events',
+        'SELECT seq, body FROM dar_store_events WHERE job_id = $1 AND seq = ANY($2::bigint[])',
+        [jobId, existing.map((event) => event.seq)],
+      );
+      const bodies = new Map(stored.rows.map((row) => [Number(row.seq), row.body]));
+      for (const event of existing) {
+        if (bodies.get(event.seq) !== event.text) throw new EventConflict(jobId, event.seq);
+      }
+    }
+  }
+
+  async readEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    checkJobId(jobId);
+    const { afterSeq, limit, maxBytes } = eventPageBounds(options);
+    // The running byte total cuts the page; the first event is always kept.
+    const { rows } = await this.query<{ seq: string; body: string }>(
+      'read events',
+      `SELECT seq, body FROM (
+         SELECT seq, body,
+                row_number() OVER (ORDER BY seq) AS position,
+                sum(size_bytes) OVER (ORDER BY seq) AS running_bytes
+         FROM (SELECT seq, body, size_bytes FROM dar_store_events
+               WHERE job_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS candidates
+       ) AS counted
+       WHERE position = 1 OR running_bytes <= $4
+       ORDER BY seq`,
+      [jobId, afterSeq, limit, maxBytes],
+    );
+    return rows.map((row) => {
+      const seq = Number(row.seq);
+      try {
+        return { seq, event: JSON.parse(row.body) as JsonValue };
+      } catch (error) {
+        throw new StoreCorruptionError(`Event ${seq} of job ${jobId} is not JSON`, {
+          cause: error,
+        });
+      }
+    });
+  }
+
+  async lastSeq(jobId: string): Promise<number> {
+    checkJobId(jobId);
+    const { rows } = await this.query<{ last: string | null }>(
+      'read the last event',
+      'SELECT max(seq) AS last FROM dar_store_events WHERE job_id = $1',
+      [jobId],
+    );
+    return Number(rows[0]?.last ?? 0);
+  }
+
+  followEvents(jobId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+    this.checkOpen();
+    checkJobId(jobId);
+    return pollEvents(
+      (cursor) => this.readEvents(jobId, { afterSeq: cursor }),
+      afterSeq,
+      signal,
+      this.followIntervalMs,
+    );
+  }
+
+  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
+    checkRecordName(namespace, key);
+    await this.query(
+      'store a record',
+      `INSERT INTO dar_store_records (namespace, key, value) VALUES ($1, $2, $3)
+       ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [namespace, key, canonicalJson(value)],
+    );
+  }
+
+  async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
+    checkRecordName(namespace, key);
+    const { rows } = await this.query<{ value: string }>(
+      'read a record',
+      'SELECT value FROM dar_store_records WHERE namespace = $1 AND key = $2',
+      [namespace, key],
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  /** Runs one statement once the schema exists; `pg` failures become store errors. */
+  private async query<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+    action: string,
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<Row>> {
+    this.checkOpen();
+    try {
+      await this.ensureSchema();
+      return await this.pool.query<Row>(text, values);
+    } catch (error) {
+      throw postgresFailure(error, action);
+    }
+  }
+
+  /** Creates the tables once per store; a failed attempt (database down) is tried again. */
+  private ensureSchema(): Promise<void> {
+    this.schemaReady ??= createSchema(this.pool).catch((error: unknown) => {
+      this.schemaReady = undefined;
+      throw error;
+    });
+    return this.schemaReady;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new JobStoreError('The job store is closed');
+  }
+}

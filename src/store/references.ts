@@ -1,0 +1,46 @@
+/**
+ * The job store's plain data types. No Node imports: workflow code may import this file to
+ * carry references and event numbers in its state.
+ */
+
+/** A JSON value as the store hands it back. */
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** `sha256:<64 lowercase hex>` of a value's canonical JSON (see `canonicalJson`). */
+export type ObjectRef = `sha256:${string}`;
+
+const OBJECT_REF_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+export function isObjectRef(value: unknown): value is ObjectRef {
+  return typeof value === 'string' && OBJECT_REF_PATTERN.test(value);
+}
+
+/** One event to append: `seq` is its number in the job's stream (1, 2, 3 ...). */
+export interface EventToAppend {
+  seq: number;
+  /** Any JSON value (checked like `canonicalJson` does). */
+  event: unknown;
+}
+
+/** One stored event. */
+export interface StoredEvent {
+  seq: number;
+  event: JsonValue;
+}
+
+/** Which events `readEvents` returns. */
+export interface ReadEventsOptions {
+  /** Events with a seq above this one (default 0: from the start). */
+  afterSeq?: number;
+  /** At most this many events (default {@link DEFAULT_EVENT_PAGE_LIMIT}). */
+  limit?: number;
+  /**
+   * At most this many bytes of canonical JSON, counted event by event (default
+   * {@link DEFAULT_EVENT_PAGE_BYTES}); a page always holds at least one event when one exists.
+   */
+  maxBytes?: number;
+}
+
+export const DEFAULT_EVENT_PAGE_LIMIT = 1000;
+export const DEFAULT_EVENT_PAGE_BYTES = 4 * 1024 * 1024;

@@ -1,0 +1,324 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  EventConflict,
+  NotJsonError,
+  ObjectNotFound,
+  StoreCorruptionError,
+  isRetryableStoreError,
+  objectRef,
+  type JobStore,
+  type ObjectRef,
+  type StoredEvent,
+} from '../../src/store/index.js';
+
+/** What a backend's test file gives the shared contract suite. */
+export interface JobStoreContractHost {
+  /** A store on fresh, empty storage for one test. */
+  open(): Promise<JobStore>;
+  /** Another store instance on the same storage as the last `open()` (a second process). */
+  openAnother(): Promise<JobStore>;
+  /** Changes the stored bytes of an object behind the store's back. */
+  corruptObject(ref: ObjectRef): Promise<void>;
+}
+
+/**
+ * The job store contract, the same cases for every backend. Every write must be idempotent
+ * (activities are retried, R24) and every read deterministic, so that the workflow can hold
+ * references only.
+ */
+export function describeJobStoreContract(host: JobStoreContractHost): void {
+  let store: JobStore;
+  const opened: JobStore[] = [];
+
+  beforeEach(async () => {
+    store = await host.open();
+    opened.push(store);
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((each) => each.close()));
+  });
+
+  const another = async () => {
+    const second = await host.openAnother();
+    opened.push(second);
+    return second;
+  };
+
+  describe('objects', () => {
+    test('a value is stored under the sha256 of its canonical JSON and read back', async () => {
+      const message = { role: 'user', content: [{ type: 'text', text: 'héllo ✓' }], n: 1.5 };
+      const ref = await store.putObject(message);
+      expect(ref).toBe(objectRef(message));
+      expect(ref).toMatch(/^sha256:[0-9a-f]{64}$/);
+      await expect(store.getObject(ref)).resolves.toEqual(message);
+    });
+
+    test('putting the same value again is a no-op that returns the same ref (R24)', async () => {
+      const first = await store.putObject({ a: 1 });
+      const second = await store.putObject({ a: 1 });
+      expect(second).toBe(first);
+      await expect(store.getObject(first)).resolves.toEqual({ a: 1 });
+    });
+
+    test('concurrent puts of one value all succeed with one ref (R24)', async () => {
+      const value = { text: 'x'.repeat(10_000), list: [1, 2, 3] };
+      const refs = await Promise.all(Array.from({ length: 20 }, () => store.putObject(value)));
+      expect(new Set(refs)).toEqual(new Set([objectRef(value)]));
+      await expect(store.getObject(objectRef(value))).resolves.toEqual(value);
+    });
+
+    test('key order does not change the ref', async () => {
+      const left = await store.putObject({ b: { y: 2, x: 1 }, a: [true, null] });
+      const right = await store.putObject({ a: [true, null], b: { x: 1, y: 2 } });
+      expect(right).toBe(left);
+    });
+
+    test('non-JSON values are refused, not retryable, and nothing is stored', async () => {
+      for (const value of [{ n: NaN }, [undefined], { f: () => 1 }, 10n, new Date(0), Infinity]) {
+        const failure = await store.putObject(value).catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(NotJsonError);
+        expect(isRetryableStoreError(failure)).toBe(false);
+      }
+    });
+
+    test('putObjects stores a batch and returns the refs in order, duplicates included', async () => {
+      const values = [{ i: 1 }, { i: 2 }, { i: 1 }, 'text', 42, null];
+      const refs = await store.putObjects(values);
+      expect(refs).toEqual(values.map((value) => objectRef(value)));
+      await expect(store.getObjects(refs)).resolves.toEqual(values);
+    });
+
+    test('an unknown ref is ObjectNotFound, not retryable', async () => {
+      const missing = objectRef({ never: 'stored' });
+      const failure = await store.getObject(missing).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ObjectNotFound);
+      expect((failure as ObjectNotFound).ref).toBe(missing);
+      expect(isRetryableStoreError(failure)).toBe(false);
+      const known = await store.putObject({ known: true });
+      await expect(store.getObjects([known, missing])).rejects.toBeInstanceOf(ObjectNotFound);
+    });
+
+    test('a malformed ref is refused', async () => {
+      await expect(store.getObject('sha256:../../etc/passwd')).rejects.toThrow(
+        'Not an object reference',
+      );
+    });
+
+    test('a stored object that no longer matches its hash is an error, never data', async () => {
+      const ref = await store.putObject({ amount: 100 });
+      await host.corruptObject(ref);
+      const failure = await store.getObject(ref).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StoreCorruptionError);
+      expect(isRetryableStoreError(failure)).toBe(false);
+    });
+
+    test('a 5 MB object round-trips', async () => {
+      const big = {
+        output: 'ab\n"€'.repeat(1_000_000),
+        lines: Array.from({ length: 1000 }, (_, i) => i),
+      };
+      const ref = await store.putObject(big);
+      const back = await store.getObject(ref);
+      expect(back).toEqual(big);
+      expect(await store.putObject(big)).toBe(ref);
+    });
+  });
+
+  describe('events', () => {
+    const event = (seq: number, extra: object = {}) => ({
+      seq,
+      event: { type: 'message_update', seq, text: `event ${seq}`, ...extra },
+    });
+    const seqsOf = (events: StoredEvent[]) => events.map((stored) => stored.seq);
+
+    test('appending the same events again is a no-op (R24: retried activity)', async () => {
+      const batch = [event(1), event(2), event(3)];
+      await store.appendEvents('job-a', batch);
+      await store.appendEvents('job-a', batch);
+      await store.appendEvents('job-a', [event(2), event(3), event(4)]);
+      const stored = await store.readEvents('job-a');
+      expect(stored).toEqual([event(1), event(2), event(3), event(4)]);
+      expect(await store.lastSeq('job-a')).toBe(4);
+    });
+
+    test('the same event with its keys in another order is the same content', async () => {
+      await store.appendEvents('job-a', [{ seq: 1, event: { a: 1, b: 2 } }]);
+      await store.appendEvents('job-a', [{ seq: 1, event: { b: 2, a: 1 } }]);
+      expect(await store.readEvents('job-a')).toEqual([{ seq: 1, event: { a: 1, b: 2 } }]);
+    });
+
+    test('different content for a stored seq is an EventConflict and changes nothing', async () => {
+      await store.appendEvents('job-a', [event(1), event(2)]);
+      const failure = await store
+        .appendEvents('job-a', [event(2, { text: 'other' })])
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(EventConflict);
+      expect((failure as EventConflict).seq).toBe(2);
+      expect(isRetryableStoreError(failure)).toBe(false);
+      await expect(
+        store.appendEvents('job-a', [event(3), event(3, { text: 'twice' })]),
+      ).rejects.toBeInstanceOf(EventConflict);
+      expect(await store.readEvents('job-a')).toEqual([event(1), event(2)]);
+    });
+
+    test('seqs must be positive integers', async () => {
+      for (const seq of [0, -1, 1.5, NaN]) {
+        await expect(store.appendEvents('job-a', [event(seq)])).rejects.toThrow('seq');
+      }
+    });
+
+    test('jobs have separate streams; an unknown job has none', async () => {
+      await store.appendEvents('job-a', [event(1)]);
+      await store.appendEvents('job/b with spaces & ünïcode', [event(1, { job: 'b' })]);
+      expect(await store.readEvents('job-a')).toEqual([event(1)]);
+      expect(await store.readEvents('job/b with spaces & ünïcode')).toEqual([
+        event(1, { job: 'b' }),
+      ]);
+      expect(await store.readEvents('job-never')).toEqual([]);
+      expect(await store.lastSeq('job-never')).toBe(0);
+    });
+
+    test('pages by count, in seq order, after a seq', async () => {
+      // Appended out of order and across the file backend's folders of 1000 seqs.
+      const seqs = [3, 1, 2, 998, 999, 1000, 1001, 2500, 4, 5];
+      await store.appendEvents(
+        'job-a',
+        seqs.map((seq) => event(seq)),
+      );
+      const pages: number[][] = [];
+      let afterSeq = 0;
+      for (;;) {
+        const page = await store.readEvents('job-a', { afterSeq, limit: 3 });
+        if (page.length === 0) break;
+        pages.push(seqsOf(page));
+        afterSeq = page.at(-1)?.seq ?? afterSeq;
+      }
+      expect(pages).toEqual([[1, 2, 3], [4, 5, 998], [999, 1000, 1001], [2500]]);
+      expect(seqsOf(await store.readEvents('job-a', { afterSeq: 999, limit: 2 }))).toEqual([
+        1000, 1001,
+      ]);
+      expect(await store.lastSeq('job-a')).toBe(2500);
+    });
+
+    test('pages by bytes of canonical JSON, always at least one event', async () => {
+      // Each event is exactly 100 bytes of canonical JSON.
+      const sized = (seq: number) => {
+        const base = JSON.stringify({ pad: '', seq });
+        return { seq, event: { seq, pad: 'p'.repeat(100 - base.length) } };
+      };
+      await store.appendEvents('job-a', [1, 2, 3, 4, 5].map(sized));
+      expect(seqsOf(await store.readEvents('job-a', { maxBytes: 250 }))).toEqual([1, 2]);
+      expect(seqsOf(await store.readEvents('job-a', { maxBytes: 300 }))).toEqual([1, 2, 3]);
+      expect(seqsOf(await store.readEvents('job-a', { afterSeq: 2, maxBytes: 1 }))).toEqual([3]);
+      expect(seqsOf(await store.readEvents('job-a', { maxBytes: 1000, limit: 4 }))).toEqual([
+        1, 2, 3, 4,
+      ]);
+    });
+
+    test('followEvents yields stored events, then events appended after it started', async () => {
+      await store.appendEvents('job-a', [event(1), event(2)]);
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const following = (async () => {
+        for await (const stored of store.followEvents('job-a', 1, controller.signal)) {
+          seen.push(stored.seq);
+          if (stored.seq === 4) controller.abort();
+        }
+      })();
+      await sleep(300);
+      await store.appendEvents('job-a', [event(3)]);
+      await sleep(300);
+      await store.appendEvents('job-a', [event(4), event(5)]);
+      await following;
+      expect(seen).toEqual([2, 3, 4]);
+    });
+
+    test('followEvents sees appends made by another store instance', async () => {
+      const writer = await another();
+      const controller = new AbortController();
+      const seen: StoredEvent[] = [];
+      const following = (async () => {
+        for await (const stored of store.followEvents('job-a', 0, controller.signal)) {
+          seen.push(stored);
+          if (seen.length === 2) controller.abort();
+        }
+      })();
+      await sleep(200);
+      await writer.appendEvents('job-a', [event(1), event(2)]);
+      await following;
+      expect(seen).toEqual([event(1), event(2)]);
+    });
+
+    test('followEvents ends quietly when aborted while it waits', async () => {
+      const controller = new AbortController();
+      const following = (async () => {
+        const seen: StoredEvent[] = [];
+        for await (const stored of store.followEvents('job-quiet', 0, controller.signal)) {
+          seen.push(stored);
+        }
+        return seen;
+      })();
+      await sleep(200);
+      controller.abort();
+      await expect(following).resolves.toEqual([]);
+    });
+
+    test('two store instances appending the same events concurrently store them once', async () => {
+      const second = await another();
+      const batch = Array.from({ length: 50 }, (_, index) => event(index + 1));
+      await Promise.all([
+        store.appendEvents('job-a', batch),
+        second.appendEvents('job-a', batch),
+        store.appendEvents('job-a', batch.slice(10, 30)),
+        second.appendEvents('job-a', batch.slice(25)),
+      ]);
+      expect(await second.readEvents('job-a')).toEqual(batch);
+    });
+
+    test('two writers of different content for one seq: exactly one wins', async () => {
+      const second = await another();
+      for (let seq = 1; seq <= 10; seq += 1) {
+        const results = await Promise.allSettled([
+          store.appendEvents('job-a', [event(seq, { writer: 'first' })]),
+          second.appendEvents('job-a', [event(seq, { writer: 'second' })]),
+        ]);
+        const failures = results.filter((result) => result.status === 'rejected');
+        expect(failures).toHaveLength(1);
+        expect((failures[0] as PromiseRejectedResult).reason).toBeInstanceOf(EventConflict);
+        const [stored] = await store.readEvents('job-a', { afterSeq: seq - 1, limit: 1 });
+        const winner = results[0]?.status === 'fulfilled' ? 'first' : 'second';
+        expect(stored).toEqual(event(seq, { writer: winner }));
+      }
+    });
+  });
+
+  describe('records', () => {
+    test('an unknown record is undefined; the last write wins', async () => {
+      expect(await store.getRecord('tool-journal', 'call-1')).toBeUndefined();
+      await store.putRecord('tool-journal', 'call-1', { state: 'started' });
+      expect(await store.getRecord('tool-journal', 'call-1')).toEqual({ state: 'started' });
+      await store.putRecord('tool-journal', 'call-1', { state: 'finished', exitCode: 0 });
+      expect(await store.getRecord('tool-journal', 'call-1')).toEqual({
+        state: 'finished',
+        exitCode: 0,
+      });
+    });
+
+    test('namespaces and keys are separate; another instance reads the same records', async () => {
+      await store.putRecord('a', 'key/with/slashes', 1);
+      await store.putRecord('b', 'key/with/slashes', 2);
+      await store.putRecord('a', 'other', [3]);
+      const second = await another();
+      expect(await second.getRecord('a', 'key/with/slashes')).toBe(1);
+      expect(await second.getRecord('b', 'key/with/slashes')).toBe(2);
+      expect(await second.getRecord('a', 'other')).toEqual([3]);
+    });
+  });
+
+  test('a closed store refuses calls', async () => {
+    await store.close();
+    await expect(store.putObject({ a: 1 })).rejects.toThrow('closed');
+    await store.close();
+  });
+}
