@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -6,6 +7,8 @@ import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { builtinToolList } from '../src/tools/index.js';
+import { FileJobStore } from '../src/store/file/file-job-store.js';
+import type { JobStore } from '../src/store/job-store.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
 import * as bareActivities from './bare-activities.js';
 import { noopTool } from './noop-tool-body.js';
@@ -18,17 +21,27 @@ export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
   return startDevServer();
 }
 
+/** An embedded job store in a fresh temporary folder. */
+export async function openBenchStore(): Promise<JobStore> {
+  return FileJobStore.open({ folder: mkdtempSync(join(tmpdir(), 'dar-bench-store-')) });
+}
+
 /** One worker serving both sides with the same settings: the runner and the bare baseline. */
 export async function createBenchWorker(
   environment: TestWorkflowEnvironment,
   taskQueue: string,
 ): Promise<Worker> {
+  const store = await openBenchStore();
   return createAgentWorker({
     connection: environment.nativeConnection,
     taskQueue,
     workflowsPath: benchWorkflowsPath,
+    store,
     workerOptions: {
-      activities: { ...createActivities([...builtinToolList, noopTool]), ...bareActivities },
+      activities: {
+        ...createActivities([...builtinToolList, noopTool], store),
+        ...bareActivities,
+      },
     },
   });
 }

@@ -6,18 +6,20 @@ import { createAgentWorker } from '../src/worker/agent-worker.js';
 import { createActivities } from '../src/activities/index.js';
 import { builtinToolList } from '../src/tools/index.js';
 import * as bareActivities from './bare-activities.js';
-import { benchWorkflowsPath } from './bench-environment.js';
+import { benchWorkflowsPath, openBenchStore } from './bench-environment.js';
 import { noopTool } from './noop-tool-body.js';
 
 const [address, taskQueue] = process.argv.slice(2);
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const connection = await NativeConnection.connect({ address: address ?? '' });
+const store = await openBenchStore();
 const worker = await createAgentWorker({
   connection,
   taskQueue: taskQueue ?? '',
   workflowsPath: benchWorkflowsPath,
+  store,
   workerOptions: {
-    activities: { ...createActivities([...builtinToolList, noopTool]), ...bareActivities },
+    activities: { ...createActivities([...builtinToolList, noopTool], store), ...bareActivities },
     // Keep every open job in the worker's cache: what is measured is the cost of holding them.
     maxCachedWorkflows: 2000,
   },

@@ -10,6 +10,8 @@ export interface CallModelInput {
   /** `provider:model-id`. Never a key: providers read secrets themselves (R25). */
   model: string;
   request: ModelRequest;
+  /** Which model call of the job this is, from 0 (see `ModelCallContext.callIndex`). */
+  callIndex?: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function callModel(input: CallModelInput): Promise<AssistantMessage
       provider.call(input.request, {
         signal: context.cancellationSignal,
         heartbeat: (details) => context.heartbeat(details),
+        ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
       }),
     );
     return scrubJson(message, configuredApiKeys());

@@ -1,15 +1,28 @@
+import type { JobStore } from '../store/job-store.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { callModel } from './call-model.js';
 import { makeExecuteTool } from './execute-tool.js';
+import { createStoreActivities } from './store-activities.js';
 
 export type { CallModelInput } from './call-model.js';
 export type { ExecuteToolInput } from './execute-tool.js';
+export type {
+  CallModelWithStoreInput,
+  ExecuteToolWithStoreInput,
+  RecordProgressInput,
+  StoredJobStatus,
+} from './store-activities.js';
+export { JOB_STATUS_RECORD } from './store-activities.js';
 
-/** The activities a worker registers, with the tool bodies it can run. */
-export function createActivities(tools: Iterable<ToolImplementation>) {
+/**
+ * The activities a worker registers, with the tool bodies it can run. `callModel` and
+ * `executeTool` carry data by value: jobs started before the job store still call them.
+ */
+export function createActivities(tools: Iterable<ToolImplementation>, store: JobStore) {
   const byName = new Map<string, ToolImplementation>();
   for (const tool of tools) byName.set(tool.spec.name, tool);
-  return { callModel, executeTool: makeExecuteTool(byName) };
+  const executeTool = makeExecuteTool(byName);
+  return { callModel, executeTool, ...createStoreActivities(store, executeTool) };
 }
 
 export type AgentActivities = ReturnType<typeof createActivities>;

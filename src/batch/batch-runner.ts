@@ -4,6 +4,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { AGENT_WORKFLOW_TYPE } from '../client/job-client.js';
+import type { JobStore } from '../store/job-store.js';
 import { darBatchIdKey } from '../workflows/search-attributes.js';
 import { taskWorkflowId } from './batch-id.js';
 import { needsWorker, surveyBatch } from './batch-survey.js';
@@ -37,6 +38,8 @@ export function planBatch(batchId: string, tasks: readonly BatchTask[]): TaskPro
 
 export interface BatchRunOptions {
   client: Client;
+  /** The job store the batch's jobs write to (their results' text is read from it). */
+  store: JobStore;
   taskQueue: string;
   batchId: string;
   /** From {@link planBatch}; updated in place as the tasks run. */
@@ -68,7 +71,7 @@ export interface BatchRun {
  * `USE_EXISTING` attaches to a job that another process started a moment earlier.
  */
 export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
-  const { client, batchId, signal, tasks } = options;
+  const { client, store, batchId, signal, tasks } = options;
   let stopped: BatchRun['stopped'];
   let running = 0;
 
@@ -78,7 +81,7 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
     handle: WorkflowHandle,
     holdsSlot: boolean,
   ): Promise<void> => {
-    const outcome = await outcomeOf(client, handle);
+    const outcome = await outcomeOf(client, store, handle);
     if (holdsSlot) running -= 1;
     progress.outcome = outcome;
     progress.state = outcome.status;

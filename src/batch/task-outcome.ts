@@ -1,7 +1,8 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { AgentJob } from '../client/job-client.js';
 import { jobEnding } from '../client/job-ending.js';
+import type { JobStore } from '../store/job-store.js';
 import type { Usage } from '../core/index.js';
-import { statusQuery } from '../workflows/definitions.js';
 import type { JobOutcome, JobOutcomeStatus } from '../workflows/job-outcome.js';
 
 export type TaskStatus = JobOutcomeStatus;
@@ -17,12 +18,13 @@ const USAGE_QUERY_MS = 5000;
 
 /**
  * A closed job has no result to read its usage from when it was cancelled or failed; its status
- * query (answered by a worker replaying it) still has it. Best effort: null when none answers.
+ * (in the store, or for a first-release job its query) still has it. Best effort: null when
+ * it cannot be read.
  */
-async function usageOfClosedJob(client: Client, handle: WorkflowHandle): Promise<Usage | null> {
+async function usageOfClosedJob(job: AgentJob, client: Client): Promise<Usage | null> {
   try {
     const status = await client.connection.withDeadline(Date.now() + USAGE_QUERY_MS, () =>
-      handle.query(statusQuery),
+      job.status(),
     );
     return status.usage;
   } catch {
@@ -34,8 +36,13 @@ async function usageOfClosedJob(client: Client, handle: WorkflowHandle): Promise
  * Waits for a task's job to close (following continue-as-new) and says how it ended. Throws only
  * when Temporal cannot be reached.
  */
-export async function outcomeOf(client: Client, handle: WorkflowHandle): Promise<TaskOutcome> {
-  const { result, ...outcome } = await jobEnding(handle);
-  const usage = result ? result.status.usage : await usageOfClosedJob(client, handle);
+export async function outcomeOf(
+  client: Client,
+  store: JobStore,
+  handle: WorkflowHandle,
+): Promise<TaskOutcome> {
+  const job = new AgentJob(handle, store);
+  const { result, ...outcome } = await jobEnding(job);
+  const usage = result ? result.status.usage : await usageOfClosedJob(job, client);
   return { ...outcome, usage };
 }

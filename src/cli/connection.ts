@@ -8,12 +8,16 @@ import {
   type ConnectionSettings,
 } from '../server/index.js';
 import { registerMissingSearchAttributes } from '../worker/search-attributes-check.js';
+import type { JobStore } from '../store/job-store.js';
+import { openCliJobStore } from './job-store-connection.js';
 import { UsageError } from './usage-error.js';
 
 export interface CliConnection {
   client: Client;
   namespace: string;
   settings: ConnectionSettings;
+  /** The job store: the jobs' events, status and transcripts. */
+  store: JobStore;
   /** A worker connection, made on first use. */
   workerConnection(): Promise<NativeConnection>;
   close(): Promise<void>;
@@ -35,12 +39,14 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
     if (error instanceof ConnectionSettingsError) throw new UsageError(error.message);
     throw error;
   }
+  const store = await openCliJobStore(settings, stateDir);
   const opened = await connectClient(settings, { onProgress: progress });
   let native: NativeConnection | undefined;
   return {
     client: opened.client,
     namespace: opened.namespace,
     settings,
+    store,
     async workerConnection() {
       if (native) return native;
       native = (await connectNativeConnection(settings, { onProgress: progress })).connection;
@@ -55,6 +61,7 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
     async close() {
       await native?.close();
       await opened.connection.close();
+      await store.close();
     },
   };
 }

@@ -12,7 +12,7 @@ export async function existingJob(
   connection: CliConnection,
   workflowId: string,
 ): Promise<AgentJob> {
-  const job = getJob(connection.client, workflowId);
+  const job = getJob(connection.client, workflowId, connection.store);
   try {
     await job.handle.describe();
   } catch (error) {

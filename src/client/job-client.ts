@@ -1,4 +1,10 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { JOB_STATUS_RECORD, type StoredJobStatus } from '../activities/index.js';
+import type { Message } from '../core/index.js';
+import type { JobStore } from '../store/job-store.js';
+import { cachedReader } from '../transcript/cached-reader.js';
+import { hydrateEvent } from '../transcript/hydrate-event.js';
+import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import {
   eventsQuery,
@@ -7,10 +13,25 @@ import {
   steerSignal,
   transcriptQuery,
 } from '../workflows/definitions.js';
-import type { AgentJobInput, JobStatus, SequencedEvent } from '../workflows/job-types.js';
-import type { Message } from '../core/index.js';
+import type {
+  AgentJobInput,
+  AgentJobResult,
+  JobStatus,
+  SequencedEvent,
+} from '../workflows/job-types.js';
 
 export const AGENT_WORKFLOW_TYPE = 'agentJob';
+
+function withoutTranscript(stored: StoredJobStatus): JobStatus {
+  const status: Partial<StoredJobStatus> = { ...stored };
+  delete status.transcript;
+  return status as JobStatus;
+}
+
+/** Events per page read from the store. */
+const PAGE_SIZE = 500;
+/** Bytes per page read from the store: a page of huge events stays readable. */
+const PAGE_BYTES = 8 * 1024 * 1024;
 
 export interface StartJobOptions {
   workflowId?: string;
@@ -19,26 +40,84 @@ export interface StartJobOptions {
   workflowType?: string;
 }
 
-/** A typed handle on one agent job. */
+/**
+ * A typed handle on one agent job. Its events, status and transcript are read from the job
+ * store, without asking a worker: a finished job reads at once with no worker running, and no
+ * reader can make the workflow answer a huge query. Jobs started before the job store existed
+ * are read through their queries instead.
+ */
 export class AgentJob {
-  constructor(readonly handle: WorkflowHandle) {}
+  private readonly read: ReadObject | undefined;
+
+  constructor(
+    readonly handle: WorkflowHandle,
+    readonly store?: JobStore,
+  ) {
+    this.read = store ? cachedReader(store) : undefined;
+  }
 
   get workflowId(): string {
     return this.handle.workflowId;
   }
 
-  status(): Promise<JobStatus> {
+  /** The status the job last wrote to the store; undefined before its first write. */
+  async storedStatus(): Promise<StoredJobStatus | undefined> {
+    const record = await this.store?.getRecord(JOB_STATUS_RECORD, this.workflowId);
+    return record === undefined ? undefined : (record as unknown as StoredJobStatus);
+  }
+
+  async status(): Promise<JobStatus> {
+    const stored = await this.storedStatus();
+    if (stored) return withoutTranscript(stored);
     return this.handle.query(statusQuery);
   }
 
-  events(afterSeq = 0, limit?: number): Promise<SequencedEvent[]> {
-    return limit === undefined
-      ? this.handle.query(eventsQuery, afterSeq)
-      : this.handle.query(eventsQuery, afterSeq, limit);
+  /** Events after `afterSeq` (at most `limit`), in order, whole. */
+  async events(afterSeq = 0, limit = PAGE_SIZE): Promise<SequencedEvent[]> {
+    if (this.store && this.read) {
+      const page = await this.store.readEvents(this.workflowId, {
+        afterSeq,
+        limit,
+        maxBytes: PAGE_BYTES,
+      });
+      if (page.length > 0 || (await this.storedStatus())) {
+        const read = this.read;
+        return Promise.all(page.map((stored) => hydrateEvent(read, stored.seq, stored.event)));
+      }
+    }
+    return this.legacyQuery(() => this.handle.query(eventsQuery, afterSeq, limit));
   }
 
-  transcript(): Promise<Message[]> {
-    return this.handle.query(transcriptQuery);
+  /**
+   * Waits for the job to close (following continue-as-new) and returns its result with the
+   * whole transcript, read from the store (a first-release job's result holds it already).
+   * Rejects like the workflow's result does (cancelled, failed).
+   */
+  async result(): Promise<AgentJobResult & { messages: Message[] }> {
+    const result = (await this.handle.result()) as AgentJobResult;
+    if (result.messages) return { ...result, messages: result.messages };
+    if (!result.transcript || !this.read) return { ...result, messages: [] };
+    return { ...result, messages: await loadTranscript(this.read, result.transcript) };
+  }
+
+  /** The whole transcript so far (as last written to the store), whole. */
+  async transcript(): Promise<Message[]> {
+    const stored = await this.storedStatus();
+    if (stored && this.read) return loadTranscript(this.read, stored.transcript);
+    return this.legacyQuery(() => this.handle.query(transcriptQuery));
+  }
+
+  /**
+   * A job of the first release answers queries for its events; a current one has no such
+   * query and has written nothing yet when this is reached: nothing to read so far.
+   */
+  private async legacyQuery<T>(query: () => Promise<T[]>): Promise<T[]> {
+    try {
+      return await query();
+    } catch (error) {
+      if (error instanceof QueryNotRegisteredError) return [];
+      throw error;
+    }
   }
 
   steer(text: string): Promise<void> {
@@ -55,8 +134,8 @@ export class AgentJob {
   }
 
   /**
-   * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or `until`
-   * says stop). Polls the events query; a job that continues as new keeps its numbering.
+   * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or the signal
+   * aborts). Reads the store; numbering goes on across continue-as-new.
    */
   async follow(
     onEvent: (event: SequencedEvent) => void | Promise<void>,
@@ -80,7 +159,7 @@ export class AgentJob {
 export function startJob(
   client: Client,
   input: AgentJobInput,
-  options: StartJobOptions = {},
+  options: StartJobOptions & { store?: JobStore } = {},
 ): Promise<AgentJob> {
   return client.workflow
     .start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {
@@ -88,9 +167,9 @@ export function startJob(
       workflowId: options.workflowId ?? `agent-${crypto.randomUUID()}`,
       args: [input],
     })
-    .then((handle) => new AgentJob(handle));
+    .then((handle) => new AgentJob(handle, options.store));
 }
 
-export function getJob(client: Client, workflowId: string): AgentJob {
-  return new AgentJob(client.workflow.getHandle(workflowId));
+export function getJob(client: Client, workflowId: string, store?: JobStore): AgentJob {
+  return new AgentJob(client.workflow.getHandle(workflowId), store);
 }

@@ -73,6 +73,11 @@ export interface AssistantMessage {
   stopReason: StopReason;
   errorMessage?: string;
   timestamp: number;
+  /**
+   * Set by a host that keeps messages in a job store: the whole message is stored under this
+   * reference, and `content` here holds only its tool calls (the workflow needs nothing else).
+   */
+  ref?: string;
 }
 
 export interface ToolResultMessage {
@@ -83,6 +88,12 @@ export interface ToolResultMessage {
   details?: unknown;
   isError: boolean;
   timestamp: number;
+  /**
+   * Set by a host that keeps results in a job store: the body's `content` and `details` are
+   * stored under this reference; where `content` is empty and `details` unset here, they are
+   * the stored ones (an `afterToolCall` override, set here, wins).
+   */
+  contentRef?: string;
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
@@ -95,6 +106,24 @@ export function emptyUsage(): Usage {
     cacheWrite: 0,
     totalTokens: 0,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/** The sum of two usages, field by field. */
+export function addUsage(total: Usage, usage: Usage): Usage {
+  return {
+    input: total.input + usage.input,
+    output: total.output + usage.output,
+    cacheRead: total.cacheRead + usage.cacheRead,
+    cacheWrite: total.cacheWrite + usage.cacheWrite,
+    totalTokens: total.totalTokens + usage.totalTokens,
+    cost: {
+      input: total.cost.input + usage.cost.input,
+      output: total.cost.output + usage.cost.output,
+      cacheRead: total.cost.cacheRead + usage.cost.cacheRead,
+      cacheWrite: total.cost.cacheWrite + usage.cost.cacheWrite,
+      total: total.cost.total + usage.cost.total,
+    },
   };
 }
 

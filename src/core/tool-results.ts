@@ -42,5 +42,8 @@ export function toolResultMessage(
     details: finalized.result.details,
     isError: finalized.isError,
     timestamp,
+    ...(finalized.result.contentRef === undefined
+      ? {}
+      : { contentRef: finalized.result.contentRef }),
   };
 }

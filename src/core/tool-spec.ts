@@ -55,6 +55,8 @@ export interface ToolExecutionResult {
   details?: unknown;
   /** When every result of a batch says so, the run stops after that batch (R18). */
   terminate?: boolean;
+  /** Set by a host that stores results: see `ToolResultMessage.contentRef`. */
+  contentRef?: string;
 }
 
 /** The description of a tool that is sent to the model. Plain JSON. */

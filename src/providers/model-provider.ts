@@ -6,6 +6,11 @@ export interface ModelCallContext {
   signal: AbortSignal;
   /** Tells Temporal the call is alive (and lets it deliver a cancellation). */
   heartbeat(details?: unknown): void;
+  /**
+   * Which model call of the job this is, from 0, when the host knows it: stable across retries
+   * and replays, and unaffected by what the transcript holds (compaction may shorten it).
+   */
+  callIndex?: number;
 }
 
 /**

@@ -27,14 +27,17 @@ async function waitAlive(milliseconds: number, context: ModelCallContext): Promi
 }
 
 /**
- * `scripted:FILE`: answer n of the script for model call n of the job. n is counted from the
- * transcript (its assistant messages), so a retried or replayed call gets the same answer.
+ * `scripted:FILE`: answer n of the script for model call n of the job. n is the call index the
+ * host passes (stable across retries and replays); without one it is counted from the
+ * transcript's assistant messages.
  */
 export function scriptedProvider(path: string): ModelProvider {
   return {
     async call(request: ModelRequest, context: ModelCallContext): Promise<AssistantMessage> {
       const script = loadModelScript(path);
-      const callNumber = request.messages.filter((message) => message.role === 'assistant').length;
+      const callNumber =
+        context.callIndex ??
+        request.messages.filter((message) => message.role === 'assistant').length;
       const base = {
         role: 'assistant' as const,
         api: 'scripted',

@@ -11,11 +11,23 @@ import {
 
 /** Checks of the arguments both backends receive; a bad argument is a bug, never retried. */
 
-/** An event ready to store: its canonical JSON and that text's size in UTF-8 bytes. */
+/** An event ready to store: its JSON text and that text's size in UTF-8 bytes. */
 export interface PreparedEvent {
   seq: number;
   text: string;
+  /** Its canonical JSON: what "the same event" is compared by. */
+  canonical: string;
   bytes: number;
+}
+
+/** Whether stored event text is the same event as a prepared one (key order aside). */
+export function sameEvent(storedText: string, event: PreparedEvent): boolean {
+  if (storedText === event.text) return true;
+  try {
+    return canonicalJson(JSON.parse(storedText)) === event.canonical;
+  } catch {
+    return false;
+  }
 }
 
 export interface EventPageBounds {
@@ -44,7 +56,7 @@ export function checkRecordName(namespace: string, key: string): void {
 }
 
 /**
- * The batch in seq order, each event in canonical JSON. The same seq twice in one batch is
+ * The batch in seq order, each event as JSON text. The same seq twice in one batch is
  * kept once when the contents agree and is an `EventConflict` when they do not.
  */
 export function prepareEvents(jobId: string, events: readonly EventToAppend[]): PreparedEvent[] {
@@ -54,10 +66,12 @@ export function prepareEvents(jobId: string, events: readonly EventToAppend[]): 
     if (!Number.isSafeInteger(seq) || seq < 1) {
       throw new JobStoreError(`An event seq must be a positive integer, not ${String(seq)}`);
     }
-    const text = canonicalJson(event);
+    // Compared as canonical JSON, kept in its own key order.
+    const canonical = canonicalJson(event);
+    const text = JSON.stringify(event);
     const earlier = bySeq.get(seq);
-    if (earlier && earlier.text !== text) throw new EventConflict(jobId, seq);
-    bySeq.set(seq, { seq, text, bytes: Buffer.byteLength(text, 'utf8') });
+    if (earlier && earlier.canonical !== canonical) throw new EventConflict(jobId, seq);
+    bySeq.set(seq, { seq, text, canonical, bytes: Buffer.byteLength(text, 'utf8') });
   }
   return [...bySeq.values()].sort((left, right) => left.seq - right.seq);
 }

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import type { JobStore } from '../store/job-store.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
@@ -16,6 +17,12 @@ export interface AgentWorkerOptions {
   workflowsPath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
   workflowsOnly?: boolean;
+  /**
+   * The job store the activities read and write (see `openJobStore`); required unless
+   * `workflowsOnly`. Every worker of a task queue, and every client reading its jobs, must use
+   * the same store.
+   */
+  store?: JobStore;
   /** Extra worker settings (tuning, caching); they win over the defaults here. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -34,13 +41,18 @@ function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions>
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
   const namespace = options.namespace ?? 'default';
+  if (!options.workflowsOnly && !options.store) {
+    throw new Error('A worker that runs activities needs a job store (options.store)');
+  }
   await checkSearchAttributes(options.connection, namespace);
   return Worker.create({
     connection: options.connection,
     namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     ...workflowCode(options.workflowsPath),
-    ...(options.workflowsOnly ? {} : { activities: createActivities(tools) }),
+    ...(options.workflowsOnly || !options.store
+      ? {}
+      : { activities: createActivities(tools, options.store) }),
     // Heartbeats carry cancellation to running activities; by default the SDK sends them at
     // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
     maxHeartbeatThrottleInterval: '1 second',

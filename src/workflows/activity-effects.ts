@@ -2,18 +2,19 @@ import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workf
 import type { AgentActivities } from '../activities/index.js';
 import {
   OPERATION_ABORTED,
+  addUsage,
   emptyUsage,
   type AgentLoopEffects,
   type AssistantMessage,
 } from '../core/index.js';
 import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
-import type { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
-import type { JobState } from './job-state.js';
+import { advanceTranscript, unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
+import type { ProgressRecorder } from './progress-recorder.js';
 
-const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
+const { callModelWithStore } = proxyActivities<AgentActivities>(modelActivityOptions);
 
 function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): AssistantMessage {
   return {
@@ -29,19 +30,23 @@ function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): 
 export interface ActivityEffectsOptions {
   input: AgentJobInput;
   state: JobState;
-  log: EventLog;
+  progress: ProgressRecorder;
   publish: PublishJobState;
   isAborted: () => boolean;
 }
 
 /**
- * The core loop's effects in a workflow: the model call and every prepared tool body are
- * activities; events go to the job's log; the queues are the state's, fed by signals.
+ * The core loop's effects in a workflow. The model call and every prepared tool body are
+ * activities that read and write the job store: the model call gets the stored transcript's
+ * pointer plus the few messages not stored yet, and returns the assistant message in its thin
+ * form (tool calls, stop reason, usage, reference); a tool body's result content is stored and
+ * comes back as a reference. Events go to the progress recorder.
  */
 export function createActivityEffects(options: ActivityEffectsOptions): AgentLoopEffects {
-  const { input, state, log, publish, isAborted } = options;
+  const { input, state, progress, publish, isAborted } = options;
+  const jobId = workflowInfo().workflowId;
   return {
-    emit: (event) => log.append(event),
+    emit: (event) => progress.record(event),
     isAborted,
     now: () => Date.now(),
     takeSteeringMessages: () => state.steering.splice(0),
@@ -51,7 +56,18 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       state.modelCalls += 1;
       publish(state.phase, state.modelCalls);
       try {
-        return await callModel({ model: input.model, request });
+        const answer = await callModelWithStore({
+          jobId,
+          model: input.model,
+          callIndex: state.modelCalls - 1,
+          systemPrompt: request.systemPrompt,
+          tools: request.tools,
+          transcript: { pointer: state.transcript, unstored: unstoredMessages(state) },
+        });
+        state.usage = addUsage(state.usage, answer.message.usage);
+        // The loop appends the message next; the stored transcript already holds it.
+        advanceTranscript(state, answer.transcript);
+        return answer.message;
       } catch (error) {
         // R21: an aborted call; R2: a call that failed for good ends the run as an error.
         if (isCancellation(error)) return failedAssistantMessage('aborted', OPERATION_ABORTED);
@@ -61,14 +77,17 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
     async executeTool(call) {
       state.phase = 'tools';
       publish(state.phase, state.modelCalls);
-      const { executeTool } = proxyActivities<AgentActivities>(toolActivityOptions(call.tool));
+      const { executeToolWithStore } = proxyActivities<AgentActivities>(
+        toolActivityOptions(call.tool),
+      );
       try {
-        return await executeTool({
+        return await executeToolWithStore({
+          jobId,
           toolName: call.tool.name,
           toolCallId: call.toolCall.id,
           args: call.args,
           workspace: input.workspace,
-          idempotencyKey: `${workflowInfo().workflowId}/${call.toolCall.id}`,
+          idempotencyKey: `${jobId}/${state.modelCalls}/${call.toolCall.id}`,
         });
       } catch (error) {
         throw new Error(failureMessage(error), { cause: error });

@@ -1,18 +1,27 @@
-import { CancellationScope, CancelledFailure, workflowInfo } from '@temporalio/workflow';
-import { runAgentLoop, userMessage, type ToolSpec } from '../core/index.js';
+import { CancellationScope, CancelledFailure, patched, workflowInfo } from '@temporalio/workflow';
+import { runAgentLoop, userMessage, type AssistantMessage, type ToolSpec } from '../core/index.js';
 import { createActivityEffects } from './activity-effects.js';
-import { EventLog } from './event-log.js';
 import { installJobHandlers } from './job-handlers.js';
-import { checkJobInput } from './job-input-check.js';
+import { checkJobInput, type CheckedJob } from './job-input-check.js';
 import { continueJobAsNew, waitForMessage } from './job-lifecycle.js';
 import { jobOutcome } from './job-outcome.js';
-import { initialJobState } from './job-state.js';
+import { initialJobState, transcriptLength } from './job-state.js';
 import { jobStatus } from './job-status.js';
-import type { AgentJobInput, AgentJobResult } from './job-types.js';
+import type { AgentJobInput, AgentJobResult, CarriedState } from './job-types.js';
 import { startJobVisibility } from './job-visibility.js';
+import { runLegacyAgentJob } from './legacy/agent-workflow.js';
+import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js';
+import { createProgressRecorder } from './progress-recorder.js';
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
+
+/**
+ * Marks histories of jobs that keep their transcript and events in the job store. A history
+ * without it was recorded by the first release, which carried them by value: such a job (and
+ * any run it continues as new into) goes on with that code, so it replays and finishes.
+ */
+export const JOB_STORE_PATCH = 'dar-job-store';
 
 /**
  * Builds the agent workflow for a set of tool specs (the built-in ones in production; tests add
@@ -23,56 +32,80 @@ const DEFAULT_SYSTEM_PROMPT =
  */
 export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>) {
   return async function agentJob(input: AgentJobInput): Promise<AgentJobResult> {
-    const { tools, beforeToolCall } = checkJobInput(input, toolSpecs);
-    const carried = input.carried;
-    const state = initialJobState(input);
-    const log = new EventLog(carried?.events ?? []);
-    // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
-    const publish = startJobVisibility(input.batchId);
-    const root = CancellationScope.current();
-    const isAborted = () => root.consideredCancelled;
-
-    installJobHandlers(state, log, isAborted);
-    const effects = createActivityEffects({ input, state, log, publish, isAborted });
-    const config = {
-      systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-      tools,
-      toolExecution: input.toolExecution ?? 'parallel',
-      beforeToolCall,
-    };
-
-    let prompts = carried ? carried.pending : [userMessage(input.prompt, Date.now())];
-    let resume = carried !== undefined;
-    let idle = carried?.idle ?? false;
-    for (;;) {
-      if (!idle) {
-        const outcome = await runAgentLoop(prompts, state, config, effects, {
-          resume,
-          shouldPause: () => workflowInfo().continueAsNewSuggested,
-        });
-        if (outcome.paused)
-          await continueJobAsNew(input, state, log, outcome.paused.pending, false);
-        if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
-      }
-      idle = false;
-      if (workflowInfo().continueAsNewSuggested)
-        await continueJobAsNew(input, state, log, [], true);
-      // A kept-open job waits for the next message; it starts a new run (agent_start again).
-      state.phase = 'waiting';
-      publish(state.phase, state.modelCalls);
-      const arrived = await waitForMessage(
-        () => state.steering.length + state.followUps.length > 0,
-        input.keepOpenMs ?? 0,
-      );
-      if (!arrived) break;
-      prompts = [...state.steering.splice(0), ...state.followUps.splice(0)];
-      resume = false;
+    const checked = checkJobInput(input, toolSpecs);
+    if (isLegacyCarriedState(input.carried) || !patched(JOB_STORE_PATCH)) {
+      return runLegacyAgentJob(input as LegacyJobInput, checked);
     }
+    return runAgentJob(input, input.carried, checked);
+  };
+}
 
-    state.phase = 'done';
+async function runAgentJob(
+  input: AgentJobInput,
+  carried: CarriedState | undefined,
+  { tools, beforeToolCall }: CheckedJob,
+): Promise<AgentJobResult> {
+  const state = initialJobState(carried);
+  // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
+  const publish = startJobVisibility(input.batchId);
+  const root = CancellationScope.current();
+  const isAborted = () => root.consideredCancelled;
+  const progress = createProgressRecorder(state, () => jobStatus(state, isAborted()));
+
+  installJobHandlers(state, isAborted);
+  const effects = createActivityEffects({ input, state, progress, publish, isAborted });
+  const config = {
+    systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    tools,
+    toolExecution: input.toolExecution ?? 'parallel',
+    beforeToolCall,
+  };
+
+  let prompts = carried ? carried.pending : [userMessage(input.prompt, Date.now())];
+  let resume = carried !== undefined;
+  let idle = carried?.idle ?? false;
+  for (;;) {
+    if (!idle) {
+      if (!resume) state.runStart = transcriptLength(state);
+      const outcome = await runAgentLoop(prompts, state, config, effects, {
+        resume,
+        shouldPause: () => workflowInfo().continueAsNewSuggested,
+      });
+      if (outcome.paused) {
+        await continueJobAsNew(input, state, progress, outcome.paused.pending, false);
+      }
+      if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
+    }
+    idle = false;
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueJobAsNew(input, state, progress, [], true);
+    }
+    // A kept-open job waits for the next message; it starts a new run (agent_start again).
+    state.phase = 'waiting';
     publish(state.phase, state.modelCalls);
-    if (isAborted()) throw new CancelledFailure('Agent job cancelled');
-    const status = jobStatus(state, log.lastSeq, false);
-    return { status, messages: state.messages, outcome: jobOutcome(status, state.messages) };
+    await progress.flush();
+    const arrived = await waitForMessage(
+      () => state.steering.length + state.followUps.length > 0,
+      input.keepOpenMs ?? 0,
+    );
+    if (!arrived) break;
+    prompts = [...state.steering.splice(0), ...state.followUps.splice(0)];
+    resume = false;
+  }
+
+  state.phase = 'done';
+  publish(state.phase, state.modelCalls);
+  await progress.flush();
+  if (isAborted()) throw new CancelledFailure('Agent job cancelled');
+  const status = jobStatus(state, false);
+  const last = state.messages.findLast(
+    (message): message is AssistantMessage => message.role === 'assistant',
+  );
+  return {
+    status,
+    // The text is the client's to read from the stored final message.
+    outcome: { ...jobOutcome(status, []), text: '' },
+    transcript: state.transcript,
+    ...(last?.ref === undefined ? {} : { finalMessageRef: last.ref }),
   };
 }

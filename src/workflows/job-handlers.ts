@@ -1,28 +1,20 @@
 import { setHandler } from '@temporalio/workflow';
 import { userMessage } from '../core/index.js';
-import {
-  eventsQuery,
-  followUpSignal,
-  statusQuery,
-  steerSignal,
-  transcriptQuery,
-} from './definitions.js';
-import type { EventLog } from './event-log.js';
+import { followUpSignal, statusQuery, steerSignal } from './definitions.js';
 import type { JobState } from './job-state.js';
 import { jobStatus } from './job-status.js';
 
 /**
- * Installs the job's signal and query handlers. Signals only queue messages (R20); queries read
- * the state and never change it.
+ * Installs the job's signal and query handlers. Signals only queue messages (R20). The status
+ * query answers from memory, a few hundred bytes; events and the transcript are read from the
+ * job store, never through a query, so no reader can make the workflow answer a huge one.
  */
-export function installJobHandlers(state: JobState, log: EventLog, isAborted: () => boolean) {
+export function installJobHandlers(state: JobState, isAborted: () => boolean): void {
   setHandler(steerSignal, (text) => {
     state.steering.push(userMessage(text, Date.now()));
   });
   setHandler(followUpSignal, (text) => {
     state.followUps.push(userMessage(text, Date.now()));
   });
-  setHandler(statusQuery, () => jobStatus(state, log.lastSeq, isAborted()));
-  setHandler(eventsQuery, (afterSeq, limit) => log.after(afterSeq, limit));
-  setHandler(transcriptQuery, () => state.messages);
+  setHandler(statusQuery, () => jobStatus(state, isAborted()));
 }

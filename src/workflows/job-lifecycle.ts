@@ -5,9 +5,9 @@ import {
   isCancellation,
 } from '@temporalio/workflow';
 import type { Message } from '../core/index.js';
-import type { EventLog } from './event-log.js';
 import type { JobState } from './job-state.js';
-import type { AgentJobInput } from './job-types.js';
+import type { AgentJobInput, CarriedState } from './job-types.js';
+import type { ProgressRecorder } from './progress-recorder.js';
 
 /** Waits for `ready` up to `timeoutMs`; false on timeout or when the job is cancelled. */
 export async function waitForMessage(ready: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -20,29 +20,31 @@ export async function waitForMessage(ready: () => boolean, timeoutMs: number): P
 }
 
 /**
- * Hands the job to a fresh run before its history grows too large: the state goes into the
- * next run's input (`carried`). `pending` are messages read from a queue and not yet in the
- * transcript; `idle` says the job was waiting for a message (kept open).
+ * Hands the job to a fresh run before its history grows too large. Events and messages are
+ * written to the store first, so the next run's input holds references and counters only, a
+ * few kilobytes whatever the length of the job. `pending` are messages read from a queue and
+ * not yet in the transcript; `idle` says the job was waiting for a message (kept open).
  */
 export async function continueJobAsNew(
   input: AgentJobInput,
   state: JobState,
-  log: EventLog,
+  progress: ProgressRecorder,
   pending: Message[],
   idle: boolean,
 ): Promise<never> {
   await condition(allHandlersFinished);
-  return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({
-    ...input,
-    carried: {
-      messages: state.messages,
-      events: log.all(),
-      steering: state.steering.splice(0),
-      followUps: state.followUps.splice(0),
-      pending,
-      modelCalls: state.modelCalls,
-      runs: state.runs + 1,
-      ...(idle ? { idle } : {}),
-    },
-  });
+  await progress.flush();
+  const carried: CarriedState = {
+    transcript: state.transcript,
+    steering: state.steering.splice(0),
+    followUps: state.followUps.splice(0),
+    pending,
+    modelCalls: state.modelCalls,
+    runs: state.runs + 1,
+    lastSeq: state.lastSeq,
+    usage: state.usage,
+    runStart: state.runStart,
+    ...(idle ? { idle } : {}),
+  };
+  return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({ ...input, carried });
 }

@@ -1,13 +1,20 @@
-import { emptyUsage, type AssistantMessage, type Message, type Usage } from '../core/index.js';
-import type { AgentJobInput, JobPhase } from './job-types.js';
+import type { Message, Usage } from '../core/index.js';
+import { emptyUsage } from '../core/index.js';
+import type { CarriedState, JobPhase, TranscriptPointer } from './job-types.js';
 
 /**
- * Everything a job knows between turns, as one plain-JSON object: what continue-as-new hands on
- * and what the status query reads. Events are kept apart (see EventLog).
+ * Everything a job knows between turns, as one plain-JSON object. It is control state: the
+ * transcript itself is in the job store (`transcript` points at it); `messages` holds this
+ * run's messages in their thin form (an assistant message keeps its tool calls and a reference
+ * to the stored whole; a tool result keeps a reference to its stored content).
  */
 export interface JobState {
-  /** The transcript so far; the core loop appends to it as it goes. */
+  /** This workflow run's messages (since the last continue-as-new), thin. */
   messages: Message[];
+  /** Transcript position of `messages[0]`. */
+  base: number;
+  /** The part of the transcript already in the store. */
+  transcript: TranscriptPointer;
   /** Steering messages queued by signals, not yet injected (R20). */
   steering: Message[];
   /** Follow-up messages queued by signals, not yet injected (R20). */
@@ -17,46 +24,46 @@ export interface JobState {
   modelCalls: number;
   /** How many times the job continued as new before this run. */
   runs: number;
+  /** Tokens and cost so far, across continue-as-new. */
+  usage: Usage;
+  /** Sequence number of the last event numbered. */
+  lastSeq: number;
+  /** Transcript position where the current run (agent_start .. agent_end) began. */
+  runStart: number;
 }
 
 /** The state a run starts from: the carried state after continue-as-new, else an empty one. */
-export function initialJobState(input: AgentJobInput): JobState {
-  const carried = input.carried;
+export function initialJobState(carried: CarriedState | undefined): JobState {
+  const transcript = carried?.transcript ?? { head: null, count: 0 };
   return {
-    messages: carried?.messages ?? [],
+    messages: [],
+    base: transcript.count,
+    transcript,
     steering: carried?.steering ?? [],
     followUps: carried?.followUps ?? [],
     phase: 'starting',
     modelCalls: carried?.modelCalls ?? 0,
     runs: carried?.runs ?? 0,
+    usage: carried?.usage ?? emptyUsage(),
+    lastSeq: carried?.lastSeq ?? 0,
+    runStart: carried?.runStart ?? 0,
   };
 }
 
-export function lastAssistantMessage(messages: readonly Message[]): AssistantMessage | undefined {
-  return messages.findLast((message): message is AssistantMessage => message.role === 'assistant');
+/** How many messages the transcript has, stored or not. */
+export function transcriptLength(state: JobState): number {
+  return state.base + state.messages.length;
 }
 
-export function addUsage(total: Usage, usage: Usage): Usage {
-  return {
-    input: total.input + usage.input,
-    output: total.output + usage.output,
-    cacheRead: total.cacheRead + usage.cacheRead,
-    cacheWrite: total.cacheWrite + usage.cacheWrite,
-    totalTokens: total.totalTokens + usage.totalTokens,
-    cost: {
-      input: total.cost.input + usage.cost.input,
-      output: total.cost.output + usage.cost.output,
-      cacheRead: total.cost.cacheRead + usage.cost.cacheRead,
-      cacheWrite: total.cost.cacheWrite + usage.cost.cacheWrite,
-      total: total.cost.total + usage.cost.total,
-    },
-  };
+/** The messages not yet in the store, in order. */
+export function unstoredMessages(state: JobState): Message[] {
+  return state.messages.slice(state.transcript.count - state.base);
 }
 
-/** Tokens and cost of every assistant message of a transcript. */
-export function transcriptUsage(messages: readonly Message[]): Usage {
-  return messages.reduce(
-    (total, message) => (message.role === 'assistant' ? addUsage(total, message.usage) : total),
-    emptyUsage(),
-  );
+/**
+ * Takes a newer stored transcript. Several writers (the model activity, the progress recorder)
+ * store it; any pointer covering more messages is a valid one for the same transcript.
+ */
+export function advanceTranscript(state: JobState, pointer: TranscriptPointer): void {
+  if (pointer.count > state.transcript.count) state.transcript = pointer;
 }

@@ -1,19 +1,24 @@
+import type { AssistantMessage } from '../core/index.js';
 import type { JobStatus } from './job-types.js';
-import { lastAssistantMessage, transcriptUsage, type JobState } from './job-state.js';
+import type { JobState } from './job-state.js';
 
-/** The status query's answer, read from the job's state. */
-export function jobStatus(state: JobState, lastSeq: number, cancelled: boolean): JobStatus {
-  const done = state.phase === 'done';
-  const last = done ? lastAssistantMessage(state.messages) : undefined;
+/** The job's status: what the status query answers and what the store's status record holds. */
+export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
+  const last =
+    state.phase === 'done'
+      ? state.messages.findLast(
+          (message): message is AssistantMessage => message.role === 'assistant',
+        )
+      : undefined;
   return {
     phase: state.phase,
     turns: state.modelCalls,
     modelCalls: state.modelCalls,
-    lastSeq,
+    lastSeq: state.lastSeq,
     stopReason: last?.stopReason,
     errorMessage: last?.errorMessage,
     cancelled,
-    usage: transcriptUsage(state.messages),
+    usage: state.usage,
     continuedAsNew: state.runs,
   };
 }

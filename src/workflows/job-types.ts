@@ -1,6 +1,7 @@
 import type { AgentEvent, Message, ToolExecutionMode, Usage } from '../core/index.js';
 import type { Policy } from '../policy/policy-file.js';
 import type { JobOutcome } from './job-outcome.js';
+import type { LegacyCarriedState } from './legacy/job-types.js';
 
 /** What starts an agent job. Plain JSON and free of secrets (R25): it is stored in history. */
 export interface AgentJobInput {
@@ -22,19 +23,37 @@ export interface AgentJobInput {
   /** The batch this job belongs to (`dar batch`); published as the `DarBatchId` search attribute. */
   batchId?: string;
   /** Set by the job itself when it continues as new; users leave it out. */
-  carried?: CarriedState;
+  carried?: CarriedState | LegacyCarriedState;
 }
 
-/** A job's state handed from one run to the next by continue-as-new. */
+/**
+ * Where a job's transcript is in the job store: `head` is the newest transcript node (each node
+ * holds some messages and a reference to the node before it), `count` the messages it covers.
+ * Plain JSON, a few hundred bytes whatever the length of the job.
+ */
+export interface TranscriptPointer {
+  head: string | null;
+  count: number;
+}
+
+/**
+ * A job's state handed from one run to the next by continue-as-new: references and counters,
+ * never the transcript or the events, so it stays small whatever the length of the job.
+ */
 export interface CarriedState {
-  messages: Message[];
-  events: SequencedEvent[];
+  transcript: TranscriptPointer;
   steering: Message[];
   followUps: Message[];
   /** Messages read from a queue before the pause, not yet in the transcript. */
   pending: Message[];
   modelCalls: number;
   runs: number;
+  /** Sequence number of the last event written. */
+  lastSeq: number;
+  /** Tokens and cost so far. */
+  usage: Usage;
+  /** Transcript position where the current run (agent_start .. agent_end) began. */
+  runStart: number;
   /** The job was waiting for a message (kept open) when it continued as new. */
   idle?: boolean;
 }
@@ -58,9 +77,17 @@ export interface JobStatus {
   continuedAsNew: number;
 }
 
+/**
+ * What a job returns: small whatever its length. The transcript stays in the job store
+ * (`transcript`); `AgentJob.transcript()` reads it. Jobs of the first release returned the
+ * messages themselves (`messages`) and no outcome.
+ */
 export interface AgentJobResult {
   status: JobStatus;
-  messages: Message[];
-  /** How the run ended; absent in results of jobs that closed before it was added. */
+  /** How the run ended; its `text` is filled in by the client from the final message. */
   outcome?: JobOutcome;
+  transcript?: TranscriptPointer;
+  /** The store reference of the last assistant message, when it is stored. */
+  finalMessageRef?: string;
+  messages?: Message[];
 }

@@ -21,6 +21,7 @@ import { groupMembers, isRunning, readPid, signalGroup } from './support/process
 import {
   activityTypesBySchedule,
   connectToEmbeddedServer,
+  jobResult,
   readHistory,
   readServerJson,
   stopServer,
@@ -31,13 +32,6 @@ const root = makeTempDir('crash');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const toolGroups: number[] = [];
-
-interface TranscriptMessage {
-  role: string;
-  content?: Array<{ type: string; id?: string }>;
-  toolCallId?: string;
-  isError?: boolean;
-}
 
 function expectExit(result: DarResult, code: number): void {
   const context = describeResult(result);
@@ -129,9 +123,7 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
 
   const { client, close } = await connectToEmbeddedServer(stateDir);
   try {
-    const result = (await client.workflow.getHandle(jobId).result()) as {
-      messages: TranscriptMessage[];
-    };
+    const result = await jobResult(client, stateDir, jobId);
     const history = await readHistory(client, jobId);
     const types = activityTypesBySchedule(history);
     const scheduledOf = (type: string) =>
@@ -142,17 +134,17 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
     // One model call per assistant message: none was repeated after the crash.
     const assistants = result.messages.filter((message) => message.role === 'assistant');
     expect(assistants).toHaveLength(3);
-    expect(scheduledOf('callModel')).toHaveLength(assistants.length);
+    expect(scheduledOf('callModelWithStore')).toHaveLength(assistants.length);
     const modelStarts = history.filter(
       (event) =>
         event.kind === 'activityTaskStarted' &&
-        types.get(event.scheduledEventId ?? 0) === 'callModel',
+        types.get(event.scheduledEventId ?? 0) === 'callModelWithStore',
     );
     expect(modelStarts).toHaveLength(assistants.length);
     expect(modelStarts.filter((event) => (event.attempt ?? 1) > 1)).toEqual([]);
 
     // The bash call ran once (its spec allows one attempt) and was timed out by its heartbeat.
-    expect(scheduledOf('executeTool')).toHaveLength(2);
+    expect(scheduledOf('executeToolWithStore')).toHaveLength(2);
     const timedOut = history.filter((event) => event.kind === 'activityTaskTimedOut');
     expect(timedOut).toHaveLength(1);
     expect(timedOut[0]!.failureMessage).toMatch(/heartbeat/i);

@@ -18,6 +18,7 @@ import { jobEvents, jobStatus, waitForCompletedJob } from './support/jobs.js';
 import { isRunning } from './support/processes.js';
 import {
   connectToEmbeddedServer,
+  jobResult,
   readHistory,
   readServerJson,
   stopServer,
@@ -115,21 +116,22 @@ test('a job survives dar server stop and the automatic restart: every turn exact
 
   const { client, close } = await connectToEmbeddedServer(stateDir);
   try {
-    const result = (await client.workflow.getHandle(jobId).result()) as {
-      messages: Array<{ role: string; isError?: boolean }>;
-    };
+    const result = await jobResult(client, stateDir, jobId);
     expect(result.messages.map((message) => message.role)).toEqual([
       'user',
       ...['assistant', 'toolResult', 'assistant', 'toolResult', 'assistant', 'toolResult'],
       'assistant',
     ]);
-    expect(result.messages.filter((message) => message.isError)).toEqual([]);
+    expect(result.messages.filter((message) => 'isError' in message && message.isError)).toEqual(
+      [],
+    );
     // No activity needed a second attempt, and there was one model call per turn.
     const history = await readHistory(client, jobId);
     const started = history.filter((event) => event.kind === 'activityTaskStarted');
     expect(started.filter((event) => (event.attempt ?? 1) > 1)).toEqual([]);
     const modelCalls = history.filter(
-      (event) => event.kind === 'activityTaskScheduled' && event.activityType === 'callModel',
+      (event) =>
+        event.kind === 'activityTaskScheduled' && event.activityType === 'callModelWithStore',
     );
     expect(modelCalls).toHaveLength(4);
   } finally {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { AgentJob, startJob } from '../../src/client/job-client.js';
 import type { ScriptedAnswer } from '../../src/providers/model-script.js';
+import { FileJobStore } from '../../src/store/file/file-job-store.js';
+import type { JobStore } from '../../src/store/job-store.js';
 import { createAgentWorker } from '../../src/worker/agent-worker.js';
 import type { AgentJobInput } from '../../src/workflows/job-types.js';
 import { flakyTool } from '../integration/agent/flaky-tool-body.js';
@@ -34,10 +36,24 @@ export function text(value: string) {
   return { type: 'text' as const, text: value };
 }
 
+/** An embedded job store in a fresh temporary folder. */
+export function openTestStore(folder = temporaryFolder('dar-store-')): Promise<JobStore> {
+  return FileJobStore.open({ folder, followIntervalMs: 50 });
+}
+
+/** Every file under a folder, as one text (to look for what must or must not be stored). */
+export function folderText(folder: string): string {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
+}
+
 /** A worker for the test workflow module that replays every task (no workflow cache). */
 export async function createTestWorker(
   environment: TestWorkflowEnvironment,
   taskQueue: string,
+  store: JobStore,
   workerOptions: Partial<WorkerOptions> = {},
 ): Promise<Worker> {
   return createAgentWorker({
@@ -45,6 +61,7 @@ export async function createTestWorker(
     taskQueue,
     workflowsPath: testWorkflowsPath,
     tools: [flakyTool],
+    store,
     workerOptions: { maxCachedWorkflows: 0, ...workerOptions },
   });
 }
@@ -62,16 +79,21 @@ export function jobInput(partial: Partial<AgentJobInput> & { model: string; work
 }
 
 export async function startTestJob(
-  environment: TestWorkflowEnvironment,
-  taskQueue: string,
+  server: AgentTestServer,
   input: AgentJobInput,
 ): Promise<AgentJob> {
-  return startJob(environment.client, input, { taskQueue, workflowId: uniqueName('job') });
+  return startJob(server.environment.client, input, {
+    taskQueue: server.taskQueue,
+    workflowId: uniqueName('job'),
+    store: server.store,
+  });
 }
 
 export interface AgentTestServer {
   environment: TestWorkflowEnvironment;
   taskQueue: string;
+  /** The job store the test worker writes and the jobs started here read. */
+  store: JobStore;
 }
 
 /**
@@ -84,13 +106,15 @@ export function useAgentTestServer(prefix: string, serverArgs: string[] = []): A
   let workerRun: Promise<void> | undefined;
   beforeAll(async () => {
     server.environment = await startDevServer(serverArgs);
-    worker = await createTestWorker(server.environment, server.taskQueue);
+    server.store = await openTestStore();
+    worker = await createTestWorker(server.environment, server.taskQueue, server.store);
     workerRun = worker.run();
   });
   afterAll(async () => {
     worker?.shutdown();
     await workerRun;
     await server.environment?.teardown();
+    await server.store?.close();
   });
   return server;
 }

@@ -68,6 +68,13 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       await expect(store.getObject(objectRef(value))).resolves.toEqual(value);
     });
 
+    test('a value reads back in its own key order (a tool call keeps its arguments as sent)', async () => {
+      const value = { name: 'edit', arguments: { path: 'a.txt', oldText: 'x', newText: 'y' } };
+      const ref = await store.putObject(value);
+      const read = await store.getObject(ref);
+      expect(JSON.stringify(read)).toBe(JSON.stringify(value));
+    });
+
     test('key order does not change the ref', async () => {
       const left = await store.putObject({ b: { y: 2, x: 1 }, a: [true, null] });
       const right = await store.putObject({ a: [true, null], b: { x: 1, y: 2 } });

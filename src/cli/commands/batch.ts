@@ -119,6 +119,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
     const results = throttledResults(resultsPath, tasks);
     const run = await runBatch({
       client: connection.client,
+      store: connection.store,
       taskQueue: DEFAULT_TASK_QUEUE,
       batchId,
       tasks,
@@ -130,6 +131,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
         worker = await createAgentWorker({
           connection: await connection.workerConnection(),
           namespace: connection.namespace,
+          store: connection.store,
           workerOptions: batchWorkerOptions(concurrency),
         });
         workerRun = worker.run();

@@ -22,7 +22,7 @@ async function cancelBatch(
   for await (const execution of connection.client.workflow.list({ query })) {
     ids.push(execution.workflowId);
   }
-  await Promise.all(ids.map((id) => getJob(connection.client, id).cancel()));
+  await Promise.all(ids.map((id) => getJob(connection.client, id, connection.store).cancel()));
   for (const id of ids) console.log(`Cancellation requested for ${id}`);
   console.log(`Batch ${batchId}: cancellation requested for ${ids.length} running job(s)`);
   return EXIT_OK;

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { AgentJob, getJob, startJob } from '../../client/job-client.js';
 import { jobEnding } from '../../client/job-ending.js';
+import type { JobStore } from '../../store/job-store.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
@@ -16,25 +17,26 @@ export const runUsage =
 
 /** The exit code for a closed job: 0 completed, 1 failed, 130 cancelled. */
 export async function exitCodeOf(job: AgentJob): Promise<number> {
-  const { status } = await jobEnding(job.handle);
+  const { status } = await jobEnding(job);
   if (status === 'cancelled') return EXIT_CANCELLED;
   return status === 'failed' ? EXIT_FAILED : EXIT_OK;
 }
 
 async function startOrAttach(
   client: Parameters<typeof startJob>[0],
+  store: JobStore,
   input: AgentJobInput,
   workflowId: string | undefined,
 ): Promise<{ job: AgentJob; attached: boolean }> {
   try {
     return {
-      job: await startJob(client, input, workflowId ? { workflowId } : {}),
+      job: await startJob(client, input, workflowId ? { workflowId, store } : { store }),
       attached: false,
     };
   } catch (error) {
     // Running the same command again with the same --id attaches to the job instead.
     if (error instanceof WorkflowExecutionAlreadyStartedError && workflowId) {
-      return { job: getJob(client, workflowId), attached: true };
+      return { job: getJob(client, workflowId, store), attached: true };
     }
     throw error;
   }
@@ -71,7 +73,12 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   const connection = await openConnection(values['state-dir']);
   try {
-    const { job, attached } = await startOrAttach(connection.client, input, values.id);
+    const { job, attached } = await startOrAttach(
+      connection.client,
+      connection.store,
+      input,
+      values.id,
+    );
     if (values.detach) {
       console.log(job.workflowId);
       return EXIT_OK;
@@ -80,6 +87,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const worker = await createAgentWorker({
       connection: await connection.workerConnection(),
       namespace: connection.namespace,
+      store: connection.store,
     });
     const workerRun = worker.run();
     const interrupted = new AbortController();

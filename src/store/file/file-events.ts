@@ -6,6 +6,7 @@ import {
   checkJobId,
   eventPageBounds,
   prepareEvents,
+  sameEvent,
   type PreparedEvent,
 } from '../store-arguments.js';
 import { EventConflict, StoreCorruptionError } from '../store-errors.js';
@@ -22,7 +23,7 @@ const READ_AHEAD = 64;
 
 /**
  * Events as `events/<sha256 of job id>/<seq / 1000, 13 digits>/<seq, 16 digits>.json`, one
- * file per event holding its canonical JSON.
+ * file per event holding its JSON.
  *
  * Why one file per seq: an event is written to a flushed temporary file and then hard-linked
  * to its final name. `link` is atomic and fails when the name exists, so (a) a crash leaves a
@@ -43,7 +44,7 @@ export class FileEvents {
       for (const event of prepared) {
         const stored = await readIfExists(eventPath(jobFolder, event.seq));
         if (stored === undefined) missing.push(event);
-        else if (stored !== event.text) throw new EventConflict(jobId, event.seq);
+        else if (!sameEvent(stored, event)) throw new EventConflict(jobId, event.seq);
       }
       for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
         await mkdir(folder, { recursive: true });
@@ -131,7 +132,7 @@ async function linkOrCompare(
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error;
     // Another writer got there first (a retry running beside its first attempt).
-    if ((await readFile(path, 'utf8')) !== event.text) throw new EventConflict(jobId, event.seq);
+    if (!sameEvent(await readFile(path, 'utf8'), event)) throw new EventConflict(jobId, event.seq);
   }
 }
 

@@ -1,7 +1,6 @@
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson } from '../canonical-json.js';
-import { refOfCanonicalText } from '../object-ref.js';
+import { encodeObject, textMatchesRef } from '../object-ref.js';
 import { checkRef } from '../store-arguments.js';
 import { ObjectNotFound, StoreCorruptionError } from '../store-errors.js';
 import type { JsonValue, ObjectRef } from '../references.js';
@@ -9,7 +8,7 @@ import { errnoCode, fileFailure } from './file-errors.js';
 import { removeQuietly, writeTemporaryFile } from './file-writes.js';
 
 /**
- * Objects as `objects/<first 2 hex>/<64 hex>.json`, each holding the value's canonical JSON.
+ * Objects as `objects/<first 2 hex>/<64 hex>.json`, each holding the value's own JSON (see `encodeObject`).
  * A write goes to a temporary file in the same folder, flushed, then renamed into place:
  * rename is atomic, so a crash leaves no half object, and two writers of the same value
  * rename the same bytes over each other, which is harmless.
@@ -18,8 +17,7 @@ export class FileObjects {
   constructor(private readonly folder: string) {}
 
   async put(value: unknown): Promise<ObjectRef> {
-    const text = canonicalJson(value);
-    const ref = refOfCanonicalText(text);
+    const { ref, text } = encodeObject(value);
     const { folder, path } = this.location(ref);
     try {
       if (await exists(path)) return ref;
@@ -47,7 +45,7 @@ export class FileObjects {
       throw fileFailure(error, `read object ${ref}`);
     }
     // A file changed on disk (bit rot, a hand edit, a torn write) must not pass for data.
-    if (refOfCanonicalText(text) !== ref) {
+    if (!textMatchesRef(ref, text)) {
       throw new StoreCorruptionError(`Object ${ref} on disk does not match its hash`);
     }
     return JSON.parse(text) as JsonValue;

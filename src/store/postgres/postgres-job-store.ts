@@ -2,13 +2,14 @@ import pg from 'pg';
 import { canonicalJson } from '../canonical-json.js';
 import { DEFAULT_FOLLOW_INTERVAL_MS, pollEvents } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
-import { refOfCanonicalText } from '../object-ref.js';
+import { encodeObject, textMatchesRef } from '../object-ref.js';
 import {
   checkJobId,
   checkRecordName,
   checkRef,
   eventPageBounds,
   prepareEvents,
+  sameEvent,
 } from '../store-arguments.js';
 import {
   EventConflict,
@@ -44,7 +45,7 @@ const ROWS_PER_STATEMENT = 500;
  * The job store on PostgreSQL: three tables (`dar_store_objects`, `dar_store_events`,
  * `dar_store_records`), created on first use. Objects and events are inserted with
  * `ON CONFLICT DO NOTHING`, so retries and concurrent writers of the same data are no-ops;
- * bodies are kept as canonical JSON text (not jsonb, which would reorder and re-encode them)
+ * bodies are kept as their own JSON text (not jsonb, which would reorder and re-encode them)
  * and checked against their hash when read. A lost database makes calls fail with
  * `StoreUnavailableError`; the pool opens new connections once it is back.
  */
@@ -77,9 +78,8 @@ export class PostgresJobStore implements JobStore {
   async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
     const rows = new Map<ObjectRef, string>();
     const refs = values.map((value) => {
-      const text = canonicalJson(value);
-      const ref = refOfCanonicalText(text);
-      rows.set(ref, text);
+      const { ref, text } = encodeObject(value);
+      if (!rows.has(ref)) rows.set(ref, text);
       return ref;
     });
     const entries = [...rows.entries()];
@@ -117,7 +117,7 @@ export class PostgresJobStore implements JobStore {
     for (const ref of unique) {
       const body = bodies.get(ref);
       if (body === undefined) throw new ObjectNotFound(ref);
-      if (refOfCanonicalText(body) !== ref) {
+      if (!textMatchesRef(ref, body)) {
         throw new StoreCorruptionError(`Object ${ref} in the database does not match its hash`);
       }
     }
@@ -153,7 +153,9 @@ export class PostgresJobStore implements JobStore {
       );
       const bodies = new Map(stored.rows.map((row) => [Number(row.seq), row.body]));
       for (const event of existing) {
-        if (bodies.get(event.seq) !== event.text) throw new EventConflict(jobId, event.seq);
+        const body = bodies.get(event.seq);
+        if (body === undefined || !sameEvent(body, event))
+          throw new EventConflict(jobId, event.seq);
       }
     }
   }

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { getJob } from '../../../src/client/job-client.js';
+import type { Message } from '../../../src/core/index.js';
+import { FileJobStore } from '../../../src/store/file/file-job-store.js';
+import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import { dar, type DarResult } from './dar.js';
 
 /** What `<stateDir>/server.json` records about the embedded dev server. */
@@ -88,4 +92,21 @@ export function activityTypesBySchedule(history: HistoryEvent[]): Map<number, st
     }
   }
   return types;
+}
+
+/**
+ * A closed job's result with its whole transcript, read from the embedded job store of
+ * `stateDir` as `dar` writes it (`<stateDir>/store`).
+ */
+export async function jobResult(
+  client: Client,
+  stateDir: string,
+  workflowId: string,
+): Promise<AgentJobResult & { messages: Message[] }> {
+  const store = await FileJobStore.open({ folder: join(stateDir, 'store') });
+  try {
+    return await getJob(client, workflowId, store).result();
+  } finally {
+    await store.close();
+  }
 }

@@ -1,5 +1,4 @@
 import type { Message } from '../../../src/core/index.js';
-import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
   jobInput,
   scriptedModel,
@@ -27,12 +26,8 @@ test('a long job continues as new: transcript, queues and event numbering carry 
     ...answers,
     { stopReason: 'stop', content: [text('all done')] },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
-  const result = (await job.handle.result()) as AgentJobResult;
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
+  const result = await job.result();
 
   expect(result.status.continuedAsNew).toBeGreaterThan(0);
   expect(result.status.modelCalls).toBe(turns + 1);

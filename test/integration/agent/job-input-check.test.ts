@@ -18,7 +18,7 @@ const WORKFLOW_TASK_FAILED = temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW
 
 /** Starts a job as an API client would, skipping the CLI's checks, and returns how it failed. */
 async function failureOf(input: unknown) {
-  const job = await startTestJob(server.environment, server.taskQueue, input as AgentJobInput);
+  const job = await startTestJob(server, input as AgentJobInput);
   const error: unknown = await job.handle.result().then(
     () => undefined,
     (failure: unknown) => failure,
@@ -27,7 +27,7 @@ async function failureOf(input: unknown) {
   const taskFailures = (history.events ?? []).filter(
     (event) => event.eventType === WORKFLOW_TASK_FAILED,
   );
-  return { error, taskFailures: taskFailures.length, ending: await jobEnding(job.handle) };
+  return { error, taskFailures: taskFailures.length, ending: await jobEnding(job) };
 }
 
 function validInput(): AgentJobInput {
@@ -79,8 +79,10 @@ test.each<[string, (input: AgentJobInput) => unknown, RegExp]>([
 );
 
 test('a well-formed job returns its outcome, decided by the workflow', async () => {
-  const job = await startTestJob(server.environment, server.taskQueue, validInput());
-  const ending = await jobEnding(job.handle);
+  const job = await startTestJob(server, validInput());
+  const ending = await jobEnding(job);
   expect(ending).toMatchObject({ status: 'completed', text: 'ok' });
-  expect(ending.result?.outcome).toEqual({ status: 'completed', text: 'ok' });
+  // The result stays small: the text is read from the stored final message.
+  expect(ending.result?.outcome).toEqual({ status: 'completed', text: '' });
+  expect(ending.result?.finalMessageRef).toMatch(/^sha256:[0-9a-f]{64}$/);
 });

@@ -1,5 +1,4 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
   jobInput,
   scriptedModel,
@@ -25,15 +24,11 @@ test('R20: a kept-open job waits after agent_end; a follow-up starts a new run',
     { stopReason: 'stop', content: [text('first answer')] },
     { stopReason: 'stop', content: [text('second answer')] },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder, keepOpenMs: 1500 }),
-  );
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, keepOpenMs: 1500 }));
   await waitForPhase(job, 'waiting');
   await job.followUp('one more question');
   // No further message: the job closes once the keep-open time has passed.
-  const result = (await job.handle.result()) as AgentJobResult;
+  const result = await job.result();
   expect(result.messages.map((message) => message.role)).toEqual([
     'user',
     'assistant',
@@ -50,8 +45,7 @@ test('R21: cancelling a job that waits for a follow-up closes it as cancelled', 
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('answer')] }]);
   const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
+    server,
     jobInput({ model, workspace: folder, keepOpenMs: 60_000 }),
   );
   await waitForPhase(job, 'waiting');

@@ -58,14 +58,10 @@ test('R20: a steering signal is injected before the next model call', async () =
     { stopReason: 'toolUse', content: [toolCall('b1', 'bash', { command: 'sleep 2' })] },
     { stopReason: 'stop', content: [text('done')] },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
   await waitForEvent(job, 'tool_execution_start', 'b1');
   await job.steer('also look at the tests');
-  const result = (await job.handle.result()) as { messages: Message[] };
+  const result = await job.result();
   expect(roles(result.messages)).toEqual([
     'user:do the task',
     'assistant',
@@ -81,14 +77,10 @@ test('R20: a follow-up signal starts another turn when the agent would stop', as
     { stopReason: 'stop', content: [text('first answer')], delayMs: 1500 },
     { stopReason: 'stop', content: [text('second answer')] },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
   await waitForEvent(job, 'turn_start');
   await job.followUp('and one more thing');
-  const result = (await job.handle.result()) as { messages: Message[] };
+  const result = await job.result();
   expect(roles(result.messages)).toEqual([
     'user:do the task',
     'assistant',
@@ -114,8 +106,7 @@ test('R21, R19: cancelling aborts the running bash body, kills its processes, an
     { stopReason: 'stop', content: [text('never reached')] },
   ]);
   const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
+    server,
     jobInput({ model, workspace: folder, toolExecution: 'sequential' }),
   );
   const childPid = await waitFor(async () => {
@@ -158,11 +149,7 @@ test('R21: cancelling during a model call ends it as aborted and starts no new t
   const model = scriptedModel(folder, [
     { stopReason: 'stop', content: [text('too late')], delayMs: 60_000 },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
   await waitForEvent(job, 'turn_start');
   await new Promise((resolve) => setTimeout(resolve, 500));
   await job.cancel();

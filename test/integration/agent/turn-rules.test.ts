@@ -64,12 +64,8 @@ test('R1-R8, R10: a job edits files through activities, with policy, truncation 
     { stopReason: 'stop', content: [text('finished')] },
   ]);
 
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace }),
-  );
-  const result = (await job.handle.result()) as { messages: Message[] };
+  const job = await startTestJob(server, jobInput({ model, workspace }));
+  const result = await job.result();
   const messages = result.messages;
 
   expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('hello\nthere\n');
@@ -101,12 +97,8 @@ test('R2: a model that fails for good ends the run with stopReason error and its
   const model = scriptedModel(folder, [
     { stopReason: 'toolUse', content: [toolCall('l1', 'ls', {})] },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
-  const result = (await job.handle.result()) as { messages: Message[] };
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
+  const result = await job.result();
   const last = result.messages.at(-1);
   expect(last).toMatchObject({ role: 'assistant', stopReason: 'error' });
   expect(last?.role === 'assistant' && last.errorMessage).toContain('used up');
@@ -128,12 +120,8 @@ test('R13-R15: parallel bodies overlap, end events follow completion, results fo
     { stopReason: 'stop', content: [text('done')] },
   ]);
   const started = Date.now();
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
-  const result = (await job.handle.result()) as { messages: Message[] };
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
+  const result = await job.result();
   const elapsed = Date.now() - started;
 
   const events = await job.events(0);
@@ -162,8 +150,7 @@ test('R13, R14: sequential by run option runs each body after the previous one e
     { stopReason: 'stop', content: [text('done')] },
   ]);
   const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
+    server,
     jobInput({ model, workspace: folder, toolExecution: 'sequential' }),
   );
   await job.handle.result();
@@ -189,14 +176,11 @@ test('R24: a retried body gets the same idempotency key on every attempt', async
     },
     { stopReason: 'stop', content: [text('done')] },
   ]);
-  const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
-    jobInput({ model, workspace: folder }),
-  );
-  const result = (await job.handle.result()) as { messages: Message[] };
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
+  const result = await job.result();
   const attempts = readFileSync(join(folder, 'attempts.log'), 'utf8').trim().split('\n');
-  expect(attempts).toEqual([`${job.workflowId}/f1`, `${job.workflowId}/f1`]);
+  // The key names the job, the turn and the call: a model may reuse a call id in a later turn.
+  expect(attempts).toEqual([`${job.workflowId}/1/f1`, `${job.workflowId}/1/f1`]);
   expect(readFileSync(join(folder, 'out.txt'), 'utf8')).toBe('once\n');
   expect(resultText(resultsOf(result.messages)[0])).toBe('wrote after 2 attempts');
 });
@@ -205,8 +189,7 @@ test('a job asking for a tool the workflow does not know fails at once with a cl
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);
   const job = await startTestJob(
-    server.environment,
-    server.taskQueue,
+    server,
     jobInput({ model, workspace: folder, tools: ['read', 'teleport'] }),
   );
   const failure: unknown = await job.handle.result().catch((error: unknown) => error);

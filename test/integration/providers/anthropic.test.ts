@@ -290,6 +290,8 @@ test('R25: the key reaches the provider, and never the workflow history, even wh
     expect(history).toContain('[redacted]');
     expect(history).not.toContain(secret);
   }
+  expect(rig.storeText()).toContain('Your key is [redacted]');
+  expect(rig.storeText()).not.toContain(secret);
 });
 
 test('R21: cancelling during a slow streamed answer aborts the HTTP request; the run ends aborted', async () => {

@@ -205,7 +205,7 @@ test('without DAR_OPENAI_BASE_URL the run ends at once with an error naming it',
   expect(result.status.errorMessage).toContain('DAR_OPENAI_BASE_URL');
 });
 
-test('R25: the key goes out in the Authorization header and nowhere into history', async () => {
+test('R25: the key goes out in the Authorization header and nowhere into history or the job store', async () => {
   const secret = randomKey();
   rig.setEnv({ DAR_OPENAI_API_KEY: secret });
   rig.fake.reply(
@@ -224,7 +224,11 @@ test('R25: the key goes out in the Authorization header and nowhere into history
     `Bearer ${secret}`,
     `Bearer ${secret}`,
   ]);
+  // The answer's text lives in the job store, not in history; the key in neither.
   const history = await historyText(job.handle);
-  expect(history).toContain('Listed.');
+  expect(history).toContain('call_1');
   expect(history).not.toContain(secret);
+  const stored = rig.storeText();
+  expect(stored).toContain('Listed.');
+  expect(stored).not.toContain(secret);
 });

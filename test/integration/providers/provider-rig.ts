@@ -3,10 +3,13 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../../../src/core/index.js';
+import type { JobStore } from '../../../src/store/job-store.js';
 import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
   createTestWorker,
+  folderText,
   jobInput,
+  openTestStore,
   startTestJob,
   temporaryFolder,
   uniqueName,
@@ -29,14 +32,23 @@ export class ProviderRig {
     readonly worker: Worker,
     readonly fake: FakeModelServer,
     readonly taskQueue: string,
+    readonly store: JobStore,
+    readonly storeFolder: string,
   ) {}
+
+  /** Everything the job store holds, as text. */
+  storeText(): string {
+    return folderText(this.storeFolder);
+  }
 
   static async start(name: string): Promise<ProviderRig> {
     const environment = await startDevServer();
     const taskQueue = uniqueName(name);
-    const worker = await createTestWorker(environment, taskQueue);
+    const storeFolder = temporaryFolder('dar-store-');
+    const store = await openTestStore(storeFolder);
+    const worker = await createTestWorker(environment, taskQueue, store);
     const fake = await FakeModelServer.start();
-    const rig = new ProviderRig(environment, worker, fake, taskQueue);
+    const rig = new ProviderRig(environment, worker, fake, taskQueue, store, storeFolder);
     rig.workerRun = worker.run();
     return rig;
   }
@@ -55,11 +67,7 @@ export class ProviderRig {
     prompt = 'do the task',
   ): Promise<{ job: AgentJob; folder: string }> {
     const folder = temporaryFolder('dar-provider-');
-    const job = await startTestJob(
-      this.environment,
-      this.taskQueue,
-      jobInput({ model, workspace: folder, prompt }),
-    );
+    const job = await startTestJob(this, jobInput({ model, workspace: folder, prompt }));
     return { job, folder };
   }
 
@@ -68,6 +76,7 @@ export class ProviderRig {
     await this.workerRun;
     await this.fake.close();
     await this.environment.teardown();
+    await this.store.close();
     for (const [key, value] of this.savedEnv) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
@@ -75,8 +84,8 @@ export class ProviderRig {
   }
 }
 
-export async function resultOf(job: AgentJob): Promise<AgentJobResult> {
-  return (await job.handle.result()) as AgentJobResult;
+export async function resultOf(job: AgentJob): Promise<AgentJobResult & { messages: Message[] }> {
+  return job.result();
 }
 
 export function assistantMessages(messages: Message[]): AssistantMessage[] {

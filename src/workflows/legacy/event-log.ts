@@ -1,0 +1,25 @@
+import type { AgentEvent } from '../../core/index.js';
+import type { SequencedEvent } from './job-types.js';
+
+/** The job's append-only, numbered event log; numbering goes on across continue-as-new. */
+export class EventLog {
+  constructor(private readonly events: SequencedEvent[] = []) {}
+
+  append(event: AgentEvent): void {
+    this.events.push({ ...event, seq: this.lastSeq + 1 });
+  }
+
+  get lastSeq(): number {
+    return this.events.at(-1)?.seq ?? 0;
+  }
+
+  /** Events with a sequence number above `afterSeq`, at most `limit` of them. */
+  after(afterSeq: number, limit = 1000): SequencedEvent[] {
+    const start = this.events.findIndex((event) => event.seq > afterSeq);
+    return start < 0 ? [] : this.events.slice(start, start + limit);
+  }
+
+  all(): SequencedEvent[] {
+    return this.events;
+  }
+}
