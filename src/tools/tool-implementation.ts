@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ToolExecutionResult, ToolSpec } from '../core/index.js';
+import type { ToolJournal } from './tool-journal.js';
 
 /** What a tool body gets besides its arguments. Worker side only. */
 export interface ToolExecutionContext {
@@ -8,8 +9,17 @@ export interface ToolExecutionContext {
   /** Aborted when the job is cancelled or the activity times out: stop promptly. */
   signal: AbortSignal;
   toolCallId: string;
-  /** Stable across retries of the same call (R24): use it to make side effects idempotent. */
+  /**
+   * Stable across retries of the same call (R24): use it to make side effects idempotent. In the
+   * durable runner it is `<workflow id>/<model call count>/<tool call id>`; treat it as opaque.
+   */
   idempotencyKey: string;
+  /**
+   * Durable record of applied changes by idempotency key: record a change before making it,
+   * and look it up first, so that a second run returns the first result instead of applying
+   * the change again (see `changeFileOnce` for the protocol the file tools follow).
+   */
+  journal: ToolJournal;
   /** Reports progress; in the durable runner it is an activity heartbeat. */
   heartbeat(details?: unknown): void;
 }

@@ -1,5 +1,10 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import {
+  createFileToolJournal,
+  pruneToolJournal,
+  toolJournalFolder,
+} from '../tools/file-tool-journal.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
@@ -16,6 +21,11 @@ export interface AgentWorkerOptions {
   workflowsPath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
   workflowsOnly?: boolean;
+  /**
+   * The state folder (as `--state-dir` gives it): the tool journal lives in its `tool-journal`
+   * folder unless `DAR_TOOL_JOURNAL_DIR` says otherwise. Default: `DAR_STATE_DIR`, else `./.dar`.
+   */
+  stateDir?: string;
   /** Extra worker settings (tuning, caching); they win over the defaults here. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -35,12 +45,16 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
   const namespace = options.namespace ?? 'default';
   await checkSearchAttributes(options.connection, namespace);
+  const journalFolder = toolJournalFolder(process.env, options.stateDir);
+  if (!options.workflowsOnly) await pruneToolJournal(journalFolder);
   return Worker.create({
     connection: options.connection,
     namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     ...workflowCode(options.workflowsPath),
-    ...(options.workflowsOnly ? {} : { activities: createActivities(tools) }),
+    ...(options.workflowsOnly
+      ? {}
+      : { activities: createActivities(tools, createFileToolJournal(journalFolder)) }),
     // Heartbeats carry cancellation to running activities; by default the SDK sends them at
     // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
     maxHeartbeatThrottleInterval: '1 second',

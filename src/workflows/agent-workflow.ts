@@ -33,6 +33,7 @@ import {
 } from './definitions.js';
 import { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
+import { toolFailureMessage } from './tool-failure-message.js';
 import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
 import { startJobVisibility } from './job-visibility.js';
 
@@ -170,10 +171,11 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
             toolCallId: call.toolCall.id,
             args: call.args,
             workspace: input.workspace,
-            idempotencyKey: `${workflowInfo().workflowId}/${call.toolCall.id}`,
+            // Turn too: a model may reuse a call id in a later turn (R24).
+            idempotencyKey: `${workflowInfo().workflowId}/${modelCalls}/${call.toolCall.id}`,
           });
         } catch (error) {
-          throw new Error(failureMessage(error), { cause: error });
+          throw new Error(toolFailureMessage(call.tool, error), { cause: error });
         }
       },
     };

@@ -130,6 +130,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
         worker = await createAgentWorker({
           connection: await connection.workerConnection(),
           namespace: connection.namespace,
+          stateDir: values['state-dir'],
           workerOptions: batchWorkerOptions(concurrency),
         });
         workerRun = worker.run();

@@ -86,6 +86,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const worker = await createAgentWorker({
       connection: await connection.workerConnection(),
       namespace: connection.namespace,
+      stateDir: values['state-dir'],
     });
     const workerRun = worker.run();
     const interrupted = new AbortController();

@@ -19,6 +19,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     const worker = await createAgentWorker({
       connection: await connection.workerConnection(),
       namespace: connection.namespace,
+      stateDir: values['state-dir'],
     });
     const stop = () => {
       process.stderr.write('Shutting down: waiting for running tool and model calls...\n');
