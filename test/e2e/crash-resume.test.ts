@@ -34,7 +34,7 @@ const toolGroups: number[] = [];
 
 interface TranscriptMessage {
   role: string;
-  content?: Array<{ type: string; id?: string }>;
+  content?: Array<{ type: string; id?: string; text?: string }>;
   toolCallId?: string;
   isError?: boolean;
 }
@@ -161,6 +161,10 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
     const results = result.messages.filter((message) => message.role === 'toolResult');
     expect(results.map((message) => message.toolCallId)).toEqual(['slow-call', 'list-call']);
     expect(results.map((message) => message.isError)).toEqual([true, false]);
+    // bash is not replay-safe: the model is told the call may have partially run.
+    expect(results[0]!.content?.[0]?.text).toMatch(
+      /^interrupted: this call may have partially run; check before retrying \(.*heartbeat/i,
+    );
   } finally {
     await close();
   }
