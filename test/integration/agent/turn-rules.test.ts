@@ -196,9 +196,36 @@ test('R24: a retried body gets the same idempotency key on every attempt', async
   );
   const result = (await job.handle.result()) as { messages: Message[] };
   const attempts = readFileSync(join(folder, 'attempts.log'), 'utf8').trim().split('\n');
-  expect(attempts).toEqual([`${job.workflowId}/f1`, `${job.workflowId}/f1`]);
+  // workflow id / turn (the model call count) / tool call id
+  expect(attempts).toEqual([`${job.workflowId}/1/f1`, `${job.workflowId}/1/f1`]);
   expect(readFileSync(join(folder, 'out.txt'), 'utf8')).toBe('once\n');
   expect(resultText(resultsOf(result.messages)[0])).toBe('wrote after 2 attempts');
+});
+
+test('R24: a tool call id reused by the model in a later turn is a new call, not a retry', async () => {
+  const folder = temporaryFolder();
+  writeFileSync(join(folder, 'grow.txt'), 'a\n');
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('same-id', 'edit', { path: 'grow.txt', oldText: 'a', newText: 'aa' })],
+    },
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('same-id', 'edit', { path: 'grow.txt', oldText: 'aa', newText: 'aaa' })],
+    },
+    { stopReason: 'stop', content: [text('done')] },
+  ]);
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
+  const result = (await job.handle.result()) as { messages: Message[] };
+  // Under a key without the turn, the second edit would have found the first one's journal entry
+  // and returned its result without changing the file.
+  expect(readFileSync(join(folder, 'grow.txt'), 'utf8')).toBe('aaa\n');
+  expect(resultsOf(result.messages).map((message) => message.isError)).toEqual([false, false]);
 });
 
 test('a job asking for a tool the workflow does not know fails at once with a clear message', async () => {
