@@ -21,7 +21,8 @@ export const TOOL_FAILURE = 'ToolFailure';
 
 /**
  * Runs one prepared call's body. A body's thrown error is final (non-retryable) unless the
- * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy.
+ * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy when the
+ * tool is replay-safe (the workflow gives any other tool one attempt).
  */
 export function makeExecuteTool(
   tools: ReadonlyMap<string, ToolImplementation>,

@@ -28,8 +28,10 @@ export interface ToolExecutionContext {
  * The worker-side half of a tool: the body. Registered with the worker under `spec.name`.
  *
  * Contract: resolve with the result, or throw an Error whose message tells the model what went
- * wrong (R16); never report failure as plain result text. The body may run more than once for
- * one call (R24). It must honour `signal`.
+ * wrong (R16); never report failure as plain result text. It must honour `signal`. A body whose
+ * spec says `replay: 'safe'` may run more than once for one call (R24) and must make that
+ * harmless (see `journal`); any other body runs at most once per call, and a lost run is
+ * reported to the model as interrupted.
  */
 export interface ToolImplementation<TSpec extends ToolSpec = ToolSpec> {
   spec: TSpec;

@@ -33,9 +33,9 @@ import {
 } from './definitions.js';
 import { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
-import { toolFailureMessage } from './tool-failure-message.js';
 import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
 import { startJobVisibility } from './job-visibility.js';
+import { toolFailureMessage } from './tool-failure-message.js';
 
 const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
 
