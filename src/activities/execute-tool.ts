@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ToolExecutionResult } from '../core/index.js';
 import { isRetryableToolError } from '../tools/retryable-tool-error.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import type { ToolJournal } from '../tools/tool-journal.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface ExecuteToolInput {
@@ -11,7 +12,7 @@ export interface ExecuteToolInput {
   /** Validated by the workflow's preflight. */
   args: unknown;
   workspace: string;
-  /** Stable across attempts: the workflow id and the tool call id (R24). */
+  /** Stable across attempts: the workflow id, the turn and the tool call id (R24). */
   idempotencyKey: string;
 }
 
@@ -20,9 +21,13 @@ export const TOOL_FAILURE = 'ToolFailure';
 
 /**
  * Runs one prepared call's body. A body's thrown error is final (non-retryable) unless the
- * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy.
+ * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy when the
+ * tool is replay-safe (the workflow gives any other tool one attempt).
  */
-export function makeExecuteTool(tools: ReadonlyMap<string, ToolImplementation>) {
+export function makeExecuteTool(
+  tools: ReadonlyMap<string, ToolImplementation>,
+  journal: ToolJournal,
+) {
   return async function executeTool(input: ExecuteToolInput): Promise<ToolExecutionResult> {
     const tool = tools.get(input.toolName);
     if (!tool) {
@@ -39,6 +44,7 @@ export function makeExecuteTool(tools: ReadonlyMap<string, ToolImplementation>) 
           signal: context.cancellationSignal,
           toolCallId: input.toolCallId,
           idempotencyKey: input.idempotencyKey,
+          journal,
           heartbeat: (details) => context.heartbeat(details),
         }),
       );

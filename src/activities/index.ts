@@ -1,5 +1,7 @@
 import type { JobStore } from '../store/job-store.js';
+import { storeToolJournal } from '../tools/store-tool-journal.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import type { ToolJournal } from '../tools/tool-journal.js';
 import { callModel } from './call-model.js';
 import { makeExecuteTool } from './execute-tool.js';
 import { createStoreActivities } from './store-activities.js';
@@ -15,13 +17,18 @@ export type {
 export { JOB_STATUS_RECORD } from './store-activities.js';
 
 /**
- * The activities a worker registers, with the tool bodies it can run. `callModel` and
- * `executeTool` carry data by value: jobs started before the job store still call them.
+ * The activities a worker registers, with the tool bodies it can run and the journal they share
+ * (default: in the job store). `callModel` and `executeTool` carry data by value: jobs started
+ * before the job store still call them.
  */
-export function createActivities(tools: Iterable<ToolImplementation>, store: JobStore) {
+export function createActivities(
+  tools: Iterable<ToolImplementation>,
+  store: JobStore,
+  journal: ToolJournal = storeToolJournal(store),
+) {
   const byName = new Map<string, ToolImplementation>();
   for (const tool of tools) byName.set(tool.spec.name, tool);
-  const executeTool = makeExecuteTool(byName);
+  const executeTool = makeExecuteTool(byName, journal);
   return { callModel, executeTool, ...createStoreActivities(store, executeTool) };
 }
 

@@ -8,7 +8,10 @@ export interface ToolRetryPolicy {
   initialInterval?: Duration;
   backoffCoefficient?: number;
   maximumInterval?: Duration;
-  /** 1 means no retry. Unset means Temporal's default (unlimited within the timeouts). */
+  /**
+   * 1 means no retry. Unset means Temporal's default (unlimited within the timeouts). Honoured
+   * only for a tool whose `replay` is `safe`; any other tool gets one attempt.
+   */
   maximumAttempts?: number;
   nonRetryableErrorTypes?: string[];
 }
@@ -23,6 +26,17 @@ export interface ToolActivityOptions {
 }
 
 export type ToolExecutionMode = 'sequential' | 'parallel';
+
+/**
+ * Whether running a tool's body again after a lost attempt (dead worker, hung body) is harmless.
+ *
+ * - `safe`: a second run gives the same outcome as one run (a read, or a write that checks what
+ *   it already did, see `ToolExecutionContext.journal`). Retried by the tool's retry policy.
+ * - `unsafe`: a second run could repeat a side effect. Never retried (one attempt, whatever the
+ *   retry policy says); a lost attempt becomes an error result that tells the model the call
+ *   may have partially run.
+ */
+export type ToolReplay = 'safe' | 'unsafe';
 
 /**
  * The workflow-safe half of a tool: everything the preflight needs, nothing that touches the
@@ -44,6 +58,8 @@ export interface ToolSpec<TParameters extends TSchema = TSchema> {
   prepareArguments?: (rawArguments: unknown) => unknown;
   /** `sequential` makes every batch that calls this tool run one call at a time (R13). */
   executionMode?: ToolExecutionMode;
+  /** Unset means `unsafe`: only a tool that declares itself `safe` is ever run twice. */
+  replay?: ToolReplay;
   activity?: ToolActivityOptions;
 }
 

@@ -12,6 +12,10 @@ export { readTool } from './read.js';
 export { writeTool } from './write.js';
 export { resolveWorkspacePath } from './workspace-path.js';
 export type { ToolExecutionContext, ToolImplementation } from './tool-implementation.js';
+export { ABSENT, type ToolJournal, type ToolJournalEntry } from './tool-journal.js';
+export { createFileToolJournal, toolJournalFolder } from './file-tool-journal.js';
+export { changeFileOnce, type FileChangeRequest, type PlannedChange } from './file-change-once.js';
+export { writeFileAtomically } from './atomic-write.js';
 
 /** The built-in tools' worker-side halves, by name (the same names as `builtinToolSpecs`). */
 export const builtinTools = {

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ToolExecutionResult, ToolSpec } from '../core/index.js';
+import type { ToolJournal } from './tool-journal.js';
 
 /** What a tool body gets besides its arguments. Worker side only. */
 export interface ToolExecutionContext {
@@ -8,8 +9,17 @@ export interface ToolExecutionContext {
   /** Aborted when the job is cancelled or the activity times out: stop promptly. */
   signal: AbortSignal;
   toolCallId: string;
-  /** Stable across retries of the same call (R24): use it to make side effects idempotent. */
+  /**
+   * Stable across retries of the same call (R24): use it to make side effects idempotent. In the
+   * durable runner it is `<workflow id>/<model call count>/<tool call id>`; treat it as opaque.
+   */
   idempotencyKey: string;
+  /**
+   * Durable record of applied changes by idempotency key: record a change before making it,
+   * and look it up first, so that a second run returns the first result instead of applying
+   * the change again (see `changeFileOnce` for the protocol the file tools follow).
+   */
+  journal: ToolJournal;
   /** Reports progress; in the durable runner it is an activity heartbeat. */
   heartbeat(details?: unknown): void;
 }
@@ -18,8 +28,10 @@ export interface ToolExecutionContext {
  * The worker-side half of a tool: the body. Registered with the worker under `spec.name`.
  *
  * Contract: resolve with the result, or throw an Error whose message tells the model what went
- * wrong (R16); never report failure as plain result text. The body may run more than once for
- * one call (R24). It must honour `signal`.
+ * wrong (R16); never report failure as plain result text. It must honour `signal`. A body whose
+ * spec says `replay: 'safe'` may run more than once for one call (R24) and must make that
+ * harmless (see `journal`); any other body runs at most once per call, and a lost run is
+ * reported to the model as interrupted.
  */
 export interface ToolImplementation<TSpec extends ToolSpec = ToolSpec> {
   spec: TSpec;

@@ -10,7 +10,7 @@ const MAX_SYMLINK_HOPS = 40;
  * real path of its nearest existing parent plus the rest. A dangling symlink is followed to its
  * target, since writing through it would create the target.
  */
-async function realLocation(path: string, hops = 0): Promise<string> {
+export async function realLocation(path: string, hops = 0): Promise<string> {
   if (hops > MAX_SYMLINK_HOPS) throw new Error(`Too many levels of symbolic links at ${path}`);
   try {
     return await realpath(path);

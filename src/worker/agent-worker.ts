@@ -1,6 +1,8 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { JobStore } from '../store/job-store.js';
+import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
+import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
@@ -25,6 +27,17 @@ export interface AgentWorkerOptions {
   store?: JobStore;
   /** Extra worker settings (tuning, caching); they win over the defaults here. */
   workerOptions?: Partial<WorkerOptions>;
+}
+
+/**
+ * The tool journal lives in the job store; `DAR_TOOL_JOURNAL_DIR` puts it in files there instead
+ * (entries older than 7 days are pruned at start).
+ */
+async function fileJournalIfAsked(): Promise<ToolJournal | undefined> {
+  const folder = process.env.DAR_TOOL_JOURNAL_DIR?.trim();
+  if (!folder) return undefined;
+  await pruneToolJournal(folder);
+  return createFileToolJournal(folder);
 }
 
 /** The build's prebuilt bundle when there is one, else the workflow module to bundle now. */
@@ -52,7 +65,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...workflowCode(options.workflowsPath),
     ...(options.workflowsOnly || !options.store
       ? {}
-      : { activities: createActivities(tools, options.store) }),
+      : { activities: createActivities(tools, options.store, await fileJournalIfAsked()) }),
     // Heartbeats carry cancellation to running activities; by default the SDK sends them at
     // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
     maxHeartbeatThrottleInterval: '1 second',

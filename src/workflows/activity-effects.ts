@@ -9,6 +9,7 @@ import {
 } from '../core/index.js';
 import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
 import { failureMessage } from './failure-message.js';
+import { toolFailureMessage } from './tool-failure-message.js';
 import { advanceTranscript, unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
@@ -87,10 +88,11 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           toolCallId: call.toolCall.id,
           args: call.args,
           workspace: input.workspace,
+          // Turn too: a model may reuse a call id in a later turn (R24).
           idempotencyKey: `${jobId}/${state.modelCalls}/${call.toolCall.id}`,
         });
       } catch (error) {
-        throw new Error(failureMessage(error), { cause: error });
+        throw new Error(toolFailureMessage(call.tool, error), { cause: error });
       }
     },
   };

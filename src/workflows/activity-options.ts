@@ -25,13 +25,23 @@ const defaultToolOptions = {
   retry: { maximumAttempts: 3 },
 } as const;
 
-/** A tool body's activity options: its spec's, over the defaults. */
+/** Whether the tool declared that a second run of its body is harmless (unset: it is not). */
+export function isReplaySafe(tool: ToolSpec): boolean {
+  return tool.replay === 'safe';
+}
+
+/**
+ * A tool body's activity options: its spec's, over the defaults. A tool that is not replay-safe
+ * gets exactly one attempt whatever its retry policy says: a lost attempt may have half done
+ * its side effects, and only the model (told so, see `toolFailureMessage`) can check.
+ */
 export function toolActivityOptions(tool: ToolSpec): ActivityOptions {
   const own = tool.activity ?? {};
+  const retry = { ...defaultToolOptions.retry, ...own.retry };
   const options: ActivityOptions = {
     startToCloseTimeout: own.startToCloseTimeout ?? defaultToolOptions.startToCloseTimeout,
     heartbeatTimeout: own.heartbeatTimeout ?? defaultToolOptions.heartbeatTimeout,
-    retry: { ...defaultToolOptions.retry, ...own.retry },
+    retry: isReplaySafe(tool) ? retry : { ...retry, maximumAttempts: 1 },
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   };
   if (own.scheduleToCloseTimeout !== undefined) {

@@ -153,6 +153,11 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
     const results = result.messages.filter((message) => message.role === 'toolResult');
     expect(results.map((message) => message.toolCallId)).toEqual(['slow-call', 'list-call']);
     expect(results.map((message) => message.isError)).toEqual([true, false]);
+    // bash is not replay-safe: the model is told the call may have partially run.
+    const [firstBlock] = results[0]?.role === 'toolResult' ? results[0].content : [];
+    expect(firstBlock?.type === 'text' ? firstBlock.text : '').toMatch(
+      /^interrupted: this call may have partially run; check before retrying \(.*heartbeat/i,
+    );
   } finally {
     await close();
   }

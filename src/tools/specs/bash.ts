@@ -25,11 +25,11 @@ export const bashToolSpec = {
     },
     { additionalProperties: false },
   ),
+  // A shell command may have side effects half done: never run it again blindly.
+  replay: 'unsafe',
   activity: {
     // Covers the longest allowed command plus the time to kill it.
     startToCloseTimeout: `${MAX_BASH_TIMEOUT_SECONDS + 60}s`,
     heartbeatTimeout: '10s',
-    // A shell command may have side effects half done: never run it again blindly.
-    retry: { maximumAttempts: 1 },
   },
 } satisfies ToolSpec;

@@ -30,5 +30,7 @@ export const editToolSpec = {
     { additionalProperties: false },
   ),
   prepareArguments: liftLegacyEditArguments,
+  // The body journals its change and writes atomically: a second run returns the first result.
+  replay: 'safe',
   activity: fileToolActivityOptions,
 } satisfies ToolSpec;

@@ -16,5 +16,7 @@ export const lsToolSpec = {
     },
     { additionalProperties: false },
   ),
+  // Listing twice changes nothing.
+  replay: 'safe',
   activity: fileToolActivityOptions,
 } satisfies ToolSpec;

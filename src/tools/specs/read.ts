@@ -27,5 +27,7 @@ export const readToolSpec = {
     },
     { additionalProperties: false },
   ),
+  // Reading twice changes nothing.
+  replay: 'safe',
   activity: fileToolActivityOptions,
 } satisfies ToolSpec;

@@ -15,5 +15,7 @@ export const writeToolSpec = {
     },
     { additionalProperties: false },
   ),
+  // The body journals its change and writes atomically: a second run returns the first result.
+  replay: 'safe',
   activity: fileToolActivityOptions,
 } satisfies ToolSpec;

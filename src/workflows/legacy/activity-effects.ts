@@ -9,6 +9,7 @@ import {
 import { modelActivityOptions, toolActivityOptions } from '../activity-options.js';
 import type { EventLog } from './event-log.js';
 import { failureMessage } from '../failure-message.js';
+import { toolFailureMessage } from '../tool-failure-message.js';
 import type { JobState } from './job-state.js';
 import type { LegacyJobInput as AgentJobInput } from './job-types.js';
 import type { PublishJobState } from '../job-visibility.js';
@@ -68,10 +69,11 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           toolCallId: call.toolCall.id,
           args: call.args,
           workspace: input.workspace,
-          idempotencyKey: `${workflowInfo().workflowId}/${call.toolCall.id}`,
+          // Turn too: a model may reuse a call id in a later turn (R24).
+          idempotencyKey: `${workflowInfo().workflowId}/${state.modelCalls}/${call.toolCall.id}`,
         });
       } catch (error) {
-        throw new Error(failureMessage(error), { cause: error });
+        throw new Error(toolFailureMessage(call.tool, error), { cause: error });
       }
     },
   };

@@ -7,5 +7,7 @@ export const flakyToolSpec = {
   label: 'Flaky',
   description: 'Appends a line to a file; the first attempt of each call fails.',
   parameters: Type.Object({ file: Type.String(), line: Type.String() }),
+  // Its side effect happens only on the attempt that succeeds, so a retry cannot repeat it.
+  replay: 'safe',
   activity: { retry: { initialInterval: '100 milliseconds', maximumAttempts: 3 } },
 } satisfies ToolSpec;

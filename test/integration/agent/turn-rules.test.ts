@@ -185,6 +185,28 @@ test('R24: a retried body gets the same idempotency key on every attempt', async
   expect(resultText(resultsOf(result.messages)[0])).toBe('wrote after 2 attempts');
 });
 
+test('R24: a tool call id reused by the model in a later turn is a new call, not a retry', async () => {
+  const folder = temporaryFolder();
+  writeFileSync(join(folder, 'grow.txt'), 'a\n');
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('same-id', 'edit', { path: 'grow.txt', oldText: 'a', newText: 'aa' })],
+    },
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('same-id', 'edit', { path: 'grow.txt', oldText: 'aa', newText: 'aaa' })],
+    },
+    { stopReason: 'stop', content: [text('done')] },
+  ]);
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
+  const result = await job.result();
+  // Under a key without the turn, the second edit would have found the first one's journal entry
+  // and returned its result without changing the file.
+  expect(readFileSync(join(folder, 'grow.txt'), 'utf8')).toBe('aaa\n');
+  expect(resultsOf(result.messages).map((message) => message.isError)).toEqual([false, false]);
+});
+
 test('a job asking for a tool the workflow does not know fails at once with a clear message', async () => {
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);

@@ -14,10 +14,13 @@ describe('built-in tool specs and implementations', () => {
     expect(builtinToolList.map((tool) => tool.spec)).toEqual(builtinToolSpecList);
   });
 
-  it('never retries a shell command, and lets file tools retry', () => {
-    expect(builtinToolSpecs.bash.activity.retry).toEqual({ maximumAttempts: 1 });
+  it('declares bash replay-unsafe and the file tools replay-safe, with retries', () => {
+    expect(builtinToolSpecs.bash.replay).toBe('unsafe');
     expect(builtinToolSpecs.bash.activity.heartbeatTimeout).toBe('10s');
-    expect(builtinToolSpecs.read.activity.retry?.maximumAttempts).toBe(3);
+    for (const name of ['read', 'write', 'edit', 'ls'] as const) {
+      expect(builtinToolSpecs[name].replay).toBe('safe');
+      expect(builtinToolSpecs[name].activity.retry?.maximumAttempts).toBe(3);
+    }
   });
 
   it('describes each tool to the model as plain JSON', () => {

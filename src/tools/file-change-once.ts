@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { ToolExecutionResult } from '../core/index.js';
+import { throwIfAborted } from './abort.js';
+import { writeFileAtomically } from './atomic-write.js';
+import { errorCode } from './error-code.js';
+import { describeFileError } from './file-errors.js';
+import { PAUSE_AFTER_FILE_CHANGE, PAUSE_BEFORE_FILE_CHANGE, pauseForTest } from './test-pause.js';
+import { ABSENT } from './tool-journal.js';
+import type { ToolExecutionContext } from './tool-implementation.js';
+import { realLocation } from './workspace-path.js';
+
+/** A change a file tool wants: the new content and what to tell the model once it is made. */
+export interface PlannedChange {
+  content: string;
+  result: ToolExecutionResult;
+}
+
+export interface FileChangeRequest {
+  /** Absolute path, already checked to be inside the workspace. */
+  path: string;
+  /** The path as the model wrote it, for messages. */
+  displayPath: string;
+  /**
+   * Works out the change from the file's current text (undefined: no such file). Throws to
+   * refuse (the message is the call's error). Not called when the journal shows the change
+   * already happened.
+   */
+  plan(current: string | undefined): PlannedChange;
+}
+
+function contentHash(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+async function readCurrent(path: string, request: FileChangeRequest, signal: AbortSignal) {
+  try {
+    return await readFile(path, { signal });
+  } catch (error) {
+    throwIfAborted(signal);
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw describeFileError(error, request.displayPath);
+  }
+}
+
+/**
+ * Applies a file change exactly once per idempotency key, atomically (R24).
+ *
+ * Contract with the journal (`context.journal`, keyed by `context.idempotencyKey`):
+ * 1. Before the rename that makes the change visible, the entry
+ *    `{ key, path, before: hash of the content before (or "absent"), after: hash after, result }`
+ *    is recorded; then the new content is renamed over the file.
+ * 2. An attempt that finds an entry for its key compares the file's current content hash:
+ *    equal to `after`: the change is already there, the recorded result is returned, nothing is
+ *    written; equal to `before`: the earlier attempt stopped before the rename, the change is
+ *    planned and applied again; anything else: the file changed since the interrupted attempt,
+ *    and the call fails with a message that asks the model to check the file.
+ */
+export async function changeFileOnce(
+  request: FileChangeRequest,
+  context: ToolExecutionContext,
+): Promise<ToolExecutionResult> {
+  // The real file: a symlink inside the workspace is written through, not replaced.
+  const target = await realLocation(request.path);
+  const current = await readCurrent(target, request, context.signal);
+  const currentHash = current === undefined ? ABSENT : contentHash(current);
+  const key = context.idempotencyKey;
+  const recorded = await context.journal.get(key);
+  if (recorded && currentHash === recorded.after) return recorded.result;
+  if (recorded && currentHash !== recorded.before) {
+    throw new Error(
+      `${request.displayPath} changed since an interrupted earlier attempt of this call, so it ` +
+        'was not changed again: read the file to check its content before retrying',
+    );
+  }
+
+  const planned = request.plan(current?.toString('utf8'));
+  // Checked once before writing, not during: the journal and the file must agree.
+  throwIfAborted(context.signal);
+  await context.journal.put(key, {
+    key,
+    path: target,
+    before: currentHash,
+    after: contentHash(planned.content),
+    result: planned.result,
+    recordedAt: new Date().toISOString(),
+  });
+  try {
+    await writeFileAtomically(target, planned.content, {
+      beforeRename: () => pauseForTest(PAUSE_BEFORE_FILE_CHANGE),
+    });
+  } catch (error) {
+    throw describeFileError(error, request.displayPath);
+  }
+  await pauseForTest(PAUSE_AFTER_FILE_CHANGE);
+  return planned.result;
+}

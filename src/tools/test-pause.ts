@@ -1,0 +1,20 @@
+import { appendFile } from 'node:fs/promises';
+
+/** The points at which a file tool can be held for a crash test. */
+export const PAUSE_BEFORE_FILE_CHANGE = 'DAR_TEST_PAUSE_BEFORE_FILE_CHANGE';
+export const PAUSE_AFTER_FILE_CHANGE = 'DAR_TEST_PAUSE_AFTER_FILE_CHANGE';
+
+/**
+ * Test hook, for crash tests only: when the environment variable `variable` names a file, appends
+ * a line (the worker's pid) to that marker file and then never returns, so that a test can SIGKILL
+ * the worker at exactly this point (one line per held call, when several calls run at once).
+ * Does nothing (resolves at once) when the variable is unset or empty.
+ */
+export async function pauseForTest(variable: string): Promise<void> {
+  const marker = process.env[variable];
+  if (!marker) return;
+  await appendFile(marker, `${process.pid}\n`);
+  await new Promise<never>(() => {
+    // Held until the process is killed; the worker's own timers keep the process alive.
+  });
+}
