@@ -4,6 +4,7 @@ import type { AssistantMessage, ModelRequest } from '../core/index.js';
 import { configuredApiKeys } from '../providers/api-keys.js';
 import { resolveModel } from '../providers/registry.js';
 import { scrubJson, scrubText } from '../providers/secret-scrub.js';
+import { boundModelAnswer } from './bound-model-answer.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface CallModelInput {
@@ -35,7 +36,11 @@ function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
   return failure;
 }
 
-/** The model call of one turn (R1). */
+/**
+ * The model call of one turn (R1). Its answer is bounded before it enters history: oversized
+ * tool calls are kept in a bounded form that the preflight refuses, and an answer still too
+ * large fails for good with `ModelAnswerTooLarge` (see `boundModelAnswer`).
+ */
 export async function callModel(input: CallModelInput): Promise<AssistantMessage> {
   let provider;
   try {
@@ -44,16 +49,17 @@ export async function callModel(input: CallModelInput): Promise<AssistantMessage
     throw ApplicationFailure.nonRetryable((error as Error).message, 'ModelConfigurationError');
   }
   const context = Context.current();
+  let message: AssistantMessage;
   try {
-    const message = await heartbeatWhile(() =>
+    message = await heartbeatWhile(() =>
       provider.call(input.request, {
         signal: context.cancellationSignal,
         heartbeat: (details) => context.heartbeat(details),
       }),
     );
-    return scrubJson(message, configuredApiKeys());
   } catch (error) {
     if (context.cancellationSignal.aborted) throw new CancelledFailure('Model call cancelled');
     throw withoutSecrets(error, configuredApiKeys());
   }
+  return boundModelAnswer(scrubJson(message, configuredApiKeys()));
 }
