@@ -1,8 +1,13 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ToolExecutionResult } from '../core/index.js';
+import {
+  MAXIMUM_ERROR_TEXT_LENGTH,
+  quoteBounded,
+  type ToolExecutionResult,
+} from '../core/index.js';
 import { isRetryableToolError } from '../tools/retryable-tool-error.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { boundToolResult } from './bound-tool-result.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface ExecuteToolInput {
@@ -20,7 +25,8 @@ export const TOOL_FAILURE = 'ToolFailure';
 
 /**
  * Runs one prepared call's body. A body's thrown error is final (non-retryable) unless the
- * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy.
+ * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy. What
+ * leaves the activity is bounded (limits.ts): the result's output and details, and the error text.
  */
 export function makeExecuteTool(tools: ReadonlyMap<string, ToolImplementation>) {
   return async function executeTool(input: ExecuteToolInput): Promise<ToolExecutionResult> {
@@ -33,7 +39,7 @@ export function makeExecuteTool(tools: ReadonlyMap<string, ToolImplementation>) 
     }
     const context = Context.current();
     try {
-      return await heartbeatWhile(() =>
+      const result = await heartbeatWhile(() =>
         tool.execute(input.args as never, {
           workspace: input.workspace,
           signal: context.cancellationSignal,
@@ -42,9 +48,13 @@ export function makeExecuteTool(tools: ReadonlyMap<string, ToolImplementation>) 
           heartbeat: (details) => context.heartbeat(details),
         }),
       );
+      return boundToolResult(result);
     } catch (error) {
       if (context.cancellationSignal.aborted) throw new CancelledFailure('Tool call cancelled');
-      const message = error instanceof Error ? error.message : String(error);
+      const message = quoteBounded(
+        error instanceof Error ? error.message : String(error),
+        MAXIMUM_ERROR_TEXT_LENGTH,
+      );
       if (isRetryableToolError(error)) throw ApplicationFailure.retryable(message, TOOL_FAILURE);
       throw ApplicationFailure.nonRetryable(message, TOOL_FAILURE);
     }
