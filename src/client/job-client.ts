@@ -31,14 +31,37 @@ export class AgentJob {
     return this.handle.query(statusQuery);
   }
 
+  /**
+   * One page of events after `afterSeq`: at most `limit`, and fewer when the page passes ~1 MiB
+   * of JSON, so a short page does not mean there are no more (see `allEvents`).
+   */
   events(afterSeq = 0, limit?: number): Promise<SequencedEvent[]> {
     return limit === undefined
       ? this.handle.query(eventsQuery, afterSeq)
       : this.handle.query(eventsQuery, afterSeq, limit);
   }
 
-  transcript(): Promise<Message[]> {
-    return this.handle.query(transcriptQuery);
+  /** Every event after `afterSeq` so far, read page by page until a page is empty. */
+  async allEvents(afterSeq = 0): Promise<SequencedEvent[]> {
+    const events: SequencedEvent[] = [];
+    let seq = afterSeq;
+    for (;;) {
+      const page = await this.events(seq);
+      const last = page.at(-1);
+      if (!last) return events;
+      events.push(...page);
+      seq = last.seq;
+    }
+  }
+
+  /** The whole transcript, read page by page (each query answer stays under ~1 MiB). */
+  async transcript(): Promise<Message[]> {
+    const messages: Message[] = [];
+    for (;;) {
+      const page = await this.handle.query(transcriptQuery, messages.length);
+      if (page.length === 0) return messages;
+      messages.push(...page);
+    }
   }
 
   steer(text: string): Promise<void> {

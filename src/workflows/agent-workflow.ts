@@ -31,6 +31,7 @@ import {
   steerSignal,
   transcriptQuery,
 } from './definitions.js';
+import { boundedPage } from './bounded-page.js';
 import { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
 import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
@@ -140,7 +141,7 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
     });
     setHandler(statusQuery, status);
     setHandler(eventsQuery, (afterSeq, limit) => log.after(afterSeq, limit));
-    setHandler(transcriptQuery, () => transcript.messages);
+    setHandler(transcriptQuery, (from = 0) => boundedPage(transcript.messages, from, Infinity));
 
     const effects: AgentLoopEffects = {
       emit: (event) => log.append(event),
