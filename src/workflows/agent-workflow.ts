@@ -22,7 +22,6 @@ import {
   type ToolSpec,
   type Usage,
 } from '../core/index.js';
-import { createPolicyGate } from '../policy/policy-gate.js';
 import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
 import {
   eventsQuery,
@@ -35,6 +34,7 @@ import { boundedPage } from './bounded-page.js';
 import { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
 import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
+import { jobPolicyGate } from './job-policy-gate.js';
 import { startJobVisibility } from './job-visibility.js';
 
 const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
@@ -183,7 +183,7 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       tools,
       toolExecution: input.toolExecution ?? 'parallel',
-      beforeToolCall: createPolicyGate({ workspace: input.workspace, policy: input.policy }),
+      beforeToolCall: jobPolicyGate(input),
     };
     const continueAsNewWith = async (pending: Message[], idle: boolean): Promise<never> => {
       // Long job: hand the whole state to a fresh run before history grows too large.
