@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   MAXIMUM_ARGUMENTS_LENGTH,
+  MAXIMUM_ERROR_TEXT_LENGTH,
   MAXIMUM_MODEL_ANSWER_LENGTH,
   MAXIMUM_TOOL_CALL_ID_LENGTH,
   MAXIMUM_TOOL_NAME_LENGTH,
   jsonLength,
+  quoteBounded,
   type AssistantContent,
   type AssistantMessage,
   type OversizedToolCall,
@@ -59,12 +61,17 @@ function boundBlock(block: AssistantContent): AssistantContent {
 }
 
 /**
- * The model's answer as it may enter history. Oversized tool calls are bounded; if the message
+ * The model's answer as it may enter history. Oversized tool calls are bounded, and so is an
+ * error text; if the message
  * is still over `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge text, say), the call fails at once
  * and for good: another generation would cost as much and very likely be as large.
  */
 export function boundModelAnswer(message: AssistantMessage): AssistantMessage {
   const bounded: AssistantMessage = { ...message, content: message.content.map(boundBlock) };
+  // A provider's error text can echo the whole request; the status query shows it.
+  if (typeof message.errorMessage === 'string') {
+    bounded.errorMessage = quoteBounded(message.errorMessage, MAXIMUM_ERROR_TEXT_LENGTH);
+  }
   const length = jsonLength(bounded);
   if (length > MAXIMUM_MODEL_ANSWER_LENGTH) {
     throw ApplicationFailure.nonRetryable(

@@ -1,6 +1,11 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AssistantMessage, ModelRequest } from '../core/index.js';
+import {
+  MAXIMUM_ERROR_TEXT_LENGTH,
+  quoteBounded,
+  type AssistantMessage,
+  type ModelRequest,
+} from '../core/index.js';
 import { configuredApiKeys } from '../providers/api-keys.js';
 import { resolveModel } from '../providers/registry.js';
 import { scrubJson, scrubText } from '../providers/secret-scrub.js';
@@ -14,12 +19,15 @@ export interface CallModelInput {
 }
 
 /**
- * The error as it may leave the activity: its text without any configured key (R25), and
- * without its cause chain (a cause's message would be stored in history too). Type,
- * retryability and the next retry delay are kept.
+ * The error as it may leave the activity: its text without any configured key (R25), bounded
+ * (a provider's error can echo the whole request), and without its cause chain (a cause's
+ * message would be stored in history too). Type, retryability and the next retry delay are kept.
  */
 function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
-  const message = scrubText(error instanceof Error ? error.message : String(error), secrets);
+  const message = quoteBounded(
+    scrubText(error instanceof Error ? error.message : String(error), secrets),
+    MAXIMUM_ERROR_TEXT_LENGTH,
+  );
   const failure =
     error instanceof ApplicationFailure
       ? new ApplicationFailure(
@@ -32,7 +40,9 @@ function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
           error.category,
         )
       : ApplicationFailure.create({ message, type: error instanceof Error ? error.name : 'Error' });
-  if (error instanceof Error && error.stack) failure.stack = scrubText(error.stack, secrets);
+  if (error instanceof Error && error.stack) {
+    failure.stack = quoteBounded(scrubText(error.stack, secrets), 4 * MAXIMUM_ERROR_TEXT_LENGTH);
+  }
   return failure;
 }
 

@@ -79,3 +79,9 @@ describe('model answer bounds (the callModel activity)', () => {
     });
   });
 });
+
+test("a provider's error text is bounded", () => {
+  const bounded = boundModelAnswer(assistant([], 'error', `bad request: ${'e'.repeat(500_000)}`));
+  expect(bounded.errorMessage).toMatch(/^bad request: e+\.\.\. \(\d+ more characters\)$/);
+  expect(bounded.errorMessage?.length).toBeLessThan(4100);
+});
