@@ -11,3 +11,4 @@ export * from './batch.js';
 export * from './loop.js';
 export * from './limits.js';
 export * from './tool-call-size.js';
+export * from './model-request-size.js';

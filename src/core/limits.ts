@@ -50,6 +50,14 @@ export const MAXIMUM_TOOL_DETAILS_LENGTH = 16 * 1024;
 export const MAXIMUM_MODEL_ANSWER_LENGTH = 1024 * 1024;
 
 /**
+ * Bytes (UTF-8) of one model request as JSON: the whole transcript is the model activity's
+ * input, and Temporal refuses an input over 2 MiB (the workflow task would fail and retry
+ * forever). Past this the run ends as an error instead. A margin is left for the rest of the
+ * payload.
+ */
+export const MAXIMUM_MODEL_REQUEST_BYTES = 1.75 * 1024 * 1024;
+
+/**
  * Characters of JSON in one page of the events query. An answer must stay under gRPC's 4 MB;
  * a page always holds at least one event, and one event may be as large as a model answer.
  */
@@ -65,6 +73,28 @@ export function quoteBounded(text: string, maximumLength = MAXIMUM_QUOTED_LENGTH
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return `${text.slice(0, end)}... (${text.length - end} more characters)`;
+}
+
+function isSurrogatePair(text: string, index: number): boolean {
+  const high = text.charCodeAt(index);
+  const low = text.charCodeAt(index + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** Bytes of `text` in UTF-8, counted without an encoder (workflow code has none to rely on). */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (isSurrogatePair(text, index)) {
+      // One four-byte character.
+      bytes += 4;
+      index += 1;
+    } else bytes += 3; // A lone surrogate is encoded as U+FFFD, three bytes.
+  }
+  return bytes;
 }
 
 /** Characters of `value` as JSON; `undefined` counts as 0, unserialisable values as Infinity. */

@@ -14,6 +14,7 @@ import type { AgentActivities } from '../activities/index.js';
 import {
   OPERATION_ABORTED,
   emptyUsage,
+  modelRequestSizeError,
   runAgentLoop,
   userMessage,
   type AgentLoopEffects,
@@ -150,6 +151,8 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
       takeSteeringMessages: () => steering.splice(0),
       takeFollowUpMessages: () => followUps.splice(0),
       async callModel(request) {
+        const tooLarge = modelRequestSizeError(request); // Temporal would refuse it (limits.ts)
+        if (tooLarge !== undefined) return failedAssistantMessage('error', tooLarge);
         phase = 'model';
         modelCalls += 1;
         publish(phase, modelCalls);

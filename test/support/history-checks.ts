@@ -10,12 +10,34 @@ export interface HistorySummary {
   activityAttempts: Array<{ activityType: string; attempt: number }>;
 }
 
+/**
+ * A job's history in small pages: events that carry a large transcript can make a default page
+ * pass gRPC's 4 MB message limit.
+ */
+async function historyEvents(
+  handle: WorkflowHandle,
+): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+  const events: temporal.api.history.v1.IHistoryEvent[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await handle.client.workflowService.getWorkflowExecutionHistory({
+      namespace: handle.client.options.namespace,
+      execution: { workflowId: handle.workflowId },
+      maximumPageSize: 2,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    events.push(...(page.history?.events ?? []));
+    nextPageToken =
+      page.nextPageToken && page.nextPageToken.length > 0 ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return events;
+}
+
 /** What a job's history says about retried workflow tasks and activity attempts. */
 export async function summarizeHistory(handle: WorkflowHandle): Promise<HistorySummary> {
-  const history = await handle.fetchHistory();
   const scheduledTypes = new Map<string, string>();
   const summary: HistorySummary = { workflowTaskProblems: 0, activityAttempts: [] };
-  for (const event of history.events ?? []) {
+  for (const event of await historyEvents(handle)) {
     const type = event.eventType;
     if (
       type === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED ||

@@ -1,10 +1,13 @@
 import {
   MAXIMUM_ARGUMENTS_LENGTH,
   MAXIMUM_ERROR_TEXT_LENGTH,
+  MAXIMUM_MODEL_REQUEST_BYTES,
   MAXIMUM_QUOTED_LENGTH,
   MAXIMUM_TOOL_CALL_ID_LENGTH,
   MAXIMUM_TOOL_NAME_LENGTH,
+  modelRequestSizeError,
   quoteBounded,
+  utf8ByteLength,
   type ToolCall,
 } from '../../src/core/index.js';
 import { createWorkspacePolicy } from '../../src/policy/workspace-policy.js';
@@ -183,5 +186,37 @@ describe('bounded error texts', () => {
     );
     expect(message).toContain('is outside the workspace');
     expect(message.length).toBeLessThan(SHORT_ERROR);
+  });
+});
+
+describe('model request size', () => {
+  test('UTF-8 bytes are counted as Node encodes them', () => {
+    for (const sample of [
+      '',
+      'abc',
+      'é',
+      '€',
+      '😀',
+      'a😀é€\u0000z',
+      '\ud800',
+      'x\udc00y',
+      '\ud800\ud800\udc00',
+    ]) {
+      expect(utf8ByteLength(sample)).toBe(Buffer.byteLength(sample, 'utf8'));
+    }
+  });
+
+  test('a request over the limit is named with its size; one within it passes', () => {
+    const request = (content: string) => ({
+      systemPrompt: 'test',
+      messages: [{ role: 'user' as const, content, timestamp: 1 }],
+      tools: [],
+    });
+    expect(modelRequestSizeError(request('small'))).toBeUndefined();
+    // Three bytes a character: under the limit in characters, over it in bytes.
+    const message = modelRequestSizeError(request('€'.repeat(MAXIMUM_MODEL_REQUEST_BYTES / 2)));
+    expect(message).toMatch(
+      /^The transcript is too large to send to the model: the request is \d+ bytes/,
+    );
   });
 });

@@ -134,3 +134,30 @@ test('a policy RE2 cannot compile fails the job at once as BadInput, without ret
   );
   expect((await summarizeHistory(job.handle)).workflowTaskProblems).toBe(0);
 });
+
+test('R2: a transcript grown too large to send ends the run as an error instead of failing the workflow task', async () => {
+  const folder = temporaryFolder();
+  const large = 'l'.repeat(950_000);
+  const model = scriptedModel(folder, [
+    { stopReason: 'toolUse', content: [text(large), toolCall('a', 'ls', {})] },
+    { stopReason: 'toolUse', content: [text(large), toolCall('b', 'ls', {})] },
+    { stopReason: 'stop', content: [text('never asked for')] },
+  ]);
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
+  const result = (await job.handle.result()) as AgentJobResult;
+
+  expect(result.status.stopReason).toBe('error');
+  expect(result.status.errorMessage).toMatch(
+    /^The transcript is too large to send to the model: the request is \d+ bytes of JSON/,
+  );
+  expect((await job.allEvents()).at(-1)?.type).toBe('agent_end');
+  const history = await summarizeHistory(job.handle);
+  expect(history.workflowTaskProblems).toBe(0);
+  expect(
+    history.activityAttempts.filter((entry) => entry.activityType === 'callModel'),
+  ).toHaveLength(2);
+});
