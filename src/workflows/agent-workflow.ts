@@ -36,6 +36,7 @@ import { EventLog } from './event-log.js';
 import { failureMessage } from './failure-message.js';
 import type { AgentJobInput, AgentJobResult, JobPhase, JobStatus } from './job-types.js';
 import { jobPolicyGate } from './job-policy-gate.js';
+import { resultMessages } from './result-messages.js';
 import { startJobVisibility } from './job-visibility.js';
 
 const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
@@ -235,6 +236,6 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
     phase = 'done';
     publish(phase, modelCalls);
     if (isAborted()) throw new CancelledFailure('Agent job cancelled');
-    return { status: status(), messages: transcript.messages };
+    return { status: status(), ...resultMessages(transcript.messages) };
   };
 }

@@ -59,5 +59,8 @@ export interface JobStatus {
 
 export interface AgentJobResult {
   status: JobStatus;
+  /** The transcript, or its newest part when the whole would not fit in one payload. */
   messages: Message[];
+  /** How many of the oldest messages were left out of `messages` (the transcript query has all). */
+  omittedMessages?: number;
 }

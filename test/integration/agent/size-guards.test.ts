@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Message, ToolResultMessage } from '../../../src/core/index.js';
+import { textOf, type Message, type ToolResultMessage } from '../../../src/core/index.js';
 import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
   jobInput,
@@ -160,4 +160,28 @@ test('R2: a transcript grown too large to send ends the run as an error instead 
   expect(
     history.activityAttempts.filter((entry) => entry.activityType === 'callModel'),
   ).toHaveLength(2);
+});
+
+test('a transcript that passes 2 MiB with its final answer still completes: the result keeps its newest messages', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'toolUse', content: [text('a'.repeat(1_000_000)), toolCall('a', 'ls', {})] },
+    { stopReason: 'toolUse', content: [text('b'.repeat(700_000)), toolCall('b', 'ls', {})] },
+    { stopReason: 'stop', content: [text(`${'c'.repeat(1_000_000)}final`)] },
+  ]);
+  const job = await startTestJob(
+    server.environment,
+    server.taskQueue,
+    jobInput({ model, workspace: folder }),
+  );
+  const result = (await job.handle.result()) as AgentJobResult;
+
+  expect(result.status.stopReason).toBe('stop');
+  expect(result.omittedMessages).toBeGreaterThan(0);
+  const last = result.messages.at(-1);
+  expect(last?.role === 'assistant' && textOf(last).endsWith('final')).toBe(true);
+  // The transcript query pages through all of it.
+  const transcript = await job.transcript();
+  expect(transcript).toHaveLength(result.messages.length + (result.omittedMessages ?? 0));
+  expect((await summarizeHistory(job.handle)).workflowTaskProblems).toBe(0);
 });
