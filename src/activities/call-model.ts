@@ -1,9 +1,15 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AssistantMessage, ModelRequest } from '../core/index.js';
+import {
+  MAXIMUM_ERROR_TEXT_LENGTH,
+  quoteBounded,
+  type AssistantMessage,
+  type ModelRequest,
+} from '../core/index.js';
 import { configuredApiKeys } from '../providers/api-keys.js';
 import { resolveModel } from '../providers/registry.js';
 import { scrubJson, scrubText } from '../providers/secret-scrub.js';
+import { boundModelAnswer } from './bound-model-answer.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface CallModelInput {
@@ -15,12 +21,15 @@ export interface CallModelInput {
 }
 
 /**
- * The error as it may leave the activity: its text without any configured key (R25), and
- * without its cause chain (a cause's message would be stored in history too). Type,
- * retryability and the next retry delay are kept.
+ * The error as it may leave the activity: its text without any configured key (R25), bounded
+ * (a provider's error can echo the whole request), and without its cause chain (a cause's
+ * message would be stored in history too). Type, retryability and the next retry delay are kept.
  */
 function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
-  const message = scrubText(error instanceof Error ? error.message : String(error), secrets);
+  const message = quoteBounded(
+    scrubText(error instanceof Error ? error.message : String(error), secrets),
+    MAXIMUM_ERROR_TEXT_LENGTH,
+  );
   const failure =
     error instanceof ApplicationFailure
       ? new ApplicationFailure(
@@ -33,11 +42,17 @@ function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
           error.category,
         )
       : ApplicationFailure.create({ message, type: error instanceof Error ? error.name : 'Error' });
-  if (error instanceof Error && error.stack) failure.stack = scrubText(error.stack, secrets);
+  if (error instanceof Error && error.stack) {
+    failure.stack = quoteBounded(scrubText(error.stack, secrets), 4 * MAXIMUM_ERROR_TEXT_LENGTH);
+  }
   return failure;
 }
 
-/** The model call of one turn (R1). */
+/**
+ * The model call of one turn (R1). Its answer is bounded before it enters history: oversized
+ * tool calls are kept in a bounded form that the preflight refuses, and an answer still too
+ * large fails for good with `ModelAnswerTooLarge` (see `boundModelAnswer`).
+ */
 export async function callModel(input: CallModelInput): Promise<AssistantMessage> {
   let provider;
   try {
@@ -46,17 +61,18 @@ export async function callModel(input: CallModelInput): Promise<AssistantMessage
     throw ApplicationFailure.nonRetryable((error as Error).message, 'ModelConfigurationError');
   }
   const context = Context.current();
+  let message: AssistantMessage;
   try {
-    const message = await heartbeatWhile(() =>
+    message = await heartbeatWhile(() =>
       provider.call(input.request, {
         signal: context.cancellationSignal,
         heartbeat: (details) => context.heartbeat(details),
         ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
       }),
     );
-    return scrubJson(message, configuredApiKeys());
   } catch (error) {
     if (context.cancellationSignal.aborted) throw new CancelledFailure('Model call cancelled');
     throw withoutSecrets(error, configuredApiKeys());
   }
+  return boundModelAnswer(scrubJson(message, configuredApiKeys()));
 }

@@ -1,9 +1,14 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ToolExecutionResult } from '../core/index.js';
+import {
+  MAXIMUM_ERROR_TEXT_LENGTH,
+  quoteBounded,
+  type ToolExecutionResult,
+} from '../core/index.js';
 import { isRetryableToolError } from '../tools/retryable-tool-error.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
+import { boundToolResult } from './bound-tool-result.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface ExecuteToolInput {
@@ -22,7 +27,8 @@ export const TOOL_FAILURE = 'ToolFailure';
 /**
  * Runs one prepared call's body. A body's thrown error is final (non-retryable) unless the
  * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy when the
- * tool is replay-safe (the workflow gives any other tool one attempt).
+ * tool is replay-safe (the workflow gives any other tool one attempt). What leaves the activity
+ * is bounded (limits.ts): the result's output and details, and the error text.
  */
 export function makeExecuteTool(
   tools: ReadonlyMap<string, ToolImplementation>,
@@ -38,7 +44,7 @@ export function makeExecuteTool(
     }
     const context = Context.current();
     try {
-      return await heartbeatWhile(() =>
+      const result = await heartbeatWhile(() =>
         tool.execute(input.args as never, {
           workspace: input.workspace,
           signal: context.cancellationSignal,
@@ -48,9 +54,13 @@ export function makeExecuteTool(
           heartbeat: (details) => context.heartbeat(details),
         }),
       );
+      return boundToolResult(result);
     } catch (error) {
       if (context.cancellationSignal.aborted) throw new CancelledFailure('Tool call cancelled');
-      const message = error instanceof Error ? error.message : String(error);
+      const message = quoteBounded(
+        error instanceof Error ? error.message : String(error),
+        MAXIMUM_ERROR_TEXT_LENGTH,
+      );
       if (isRetryableToolError(error)) throw ApplicationFailure.retryable(message, TOOL_FAILURE);
       throw ApplicationFailure.nonRetryable(message, TOOL_FAILURE);
     }

@@ -100,11 +100,32 @@ export class AgentJob {
     return { ...result, messages: await loadTranscript(this.read, result.transcript) };
   }
 
+  /** Every event after `afterSeq` so far, read page by page until a page is empty. */
+  async allEvents(afterSeq = 0): Promise<SequencedEvent[]> {
+    const events: SequencedEvent[] = [];
+    let seq = afterSeq;
+    for (;;) {
+      const page = await this.events(seq);
+      const last = page.at(-1);
+      if (!last) return events;
+      events.push(...page);
+      seq = last.seq;
+    }
+  }
+
   /** The whole transcript so far (as last written to the store), whole. */
   async transcript(): Promise<Message[]> {
     const stored = await this.storedStatus();
     if (stored && this.read) return loadTranscript(this.read, stored.transcript);
-    return this.legacyQuery(() => this.handle.query(transcriptQuery));
+    // A first-release job answers in pages of about 1 MiB.
+    const messages: Message[] = [];
+    for (;;) {
+      const page = await this.legacyQuery(() =>
+        this.handle.query(transcriptQuery, messages.length),
+      );
+      if (page.length === 0) return messages;
+      messages.push(...page);
+    }
   }
 
   /**

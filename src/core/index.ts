@@ -9,3 +9,6 @@ export * from './tool-results.js';
 export * from './preflight.js';
 export * from './batch.js';
 export * from './loop.js';
+export * from './limits.js';
+export * from './tool-call-size.js';
+export * from './model-request-size.js';

@@ -31,6 +31,20 @@ export interface ToolCall {
   /** As the model sent them: untrusted, possibly not even an object. */
   arguments: unknown;
   thoughtSignature?: string;
+  /**
+   * Set by the model activity when the call as the model sent it was over a size limit
+   * (`limits.ts`): the `id`, `name` or `arguments` here are then a bounded stand-in, and the
+   * preflight answers the call with a size error. Plain JSON; never sent to a provider.
+   */
+  oversized?: OversizedToolCall;
+}
+
+/** The sizes, in characters, of the parts of a tool call that were over their limits. */
+export interface OversizedToolCall {
+  nameLength?: number;
+  idLength?: number;
+  /** As JSON. */
+  argumentsLength?: number;
 }
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;

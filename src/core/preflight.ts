@@ -1,6 +1,8 @@
 import type { ApprovalRequest, BeforeToolCallHook, RunContext } from './hooks.js';
 import { deepFreeze } from './json-values.js';
+import { quoteBounded } from './limits.js';
 import type { AssistantMessage, ToolCall } from './messages.js';
+import { toolCallSizeError } from './tool-call-size.js';
 import type { ToolExecutionResult, ToolSpec } from './tool-spec.js';
 import { BLOCKED_BY_POLICY, OPERATION_ABORTED, errorResult, messageOf } from './tool-results.js';
 import { validateArguments } from './validation.js';
@@ -65,9 +67,13 @@ export async function preflightToolCall(input: PreflightInput): Promise<Prefligh
 
 async function runGates(input: PreflightInput): Promise<PreflightOutcome> {
   const { toolCall, assistantMessage, context } = input;
+  // Before R6: a name, id or arguments over the size limits (limits.ts) are not looked at.
+  const sizeError = toolCallSizeError(toolCall);
+  if (sizeError !== undefined) return immediate(toolCall, sizeError);
+
   // R6
   const tool = typeof toolCall.name === 'string' ? input.tools.get(toolCall.name) : undefined;
-  if (!tool) return immediate(toolCall, `Tool ${String(toolCall.name)} not found`);
+  if (!tool) return immediate(toolCall, `Tool ${quoteBounded(String(toolCall.name))} not found`);
 
   // R7: the shim's throw is caught by the caller and becomes the error result.
   const shaped = tool.prepareArguments

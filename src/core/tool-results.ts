@@ -1,4 +1,5 @@
 import type { ToolCall, ToolResultMessage } from './messages.js';
+import { MAXIMUM_ERROR_TEXT_LENGTH, quoteBounded } from './limits.js';
 import type { ToolExecutionResult } from './tool-spec.js';
 
 export const OPERATION_ABORTED = 'Operation aborted';
@@ -9,8 +10,12 @@ export const TRUNCATED_TOOL_CALL =
   'The output token limit cut this message off before the tool call was complete, so it was ' +
   'not run. Send the tool call again, complete, in a shorter message if needed.';
 
+/** An error result; its text is bounded, whatever model input a hook or shim put into it. */
 export function errorResult(text: string): ToolExecutionResult {
-  return { content: [{ type: 'text', text }], details: {} };
+  return {
+    content: [{ type: 'text', text: quoteBounded(text, MAXIMUM_ERROR_TEXT_LENGTH) }],
+    details: {},
+  };
 }
 
 export function messageOf(error: unknown): string {

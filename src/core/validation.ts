@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
 import { coerceValue } from './coercion.js';
 import { cloneJson, describeValue } from './json-values.js';
+import { MAXIMUM_LISTED_FAILURES, MAXIMUM_QUOTED_LENGTH, quoteBounded } from './limits.js';
 
 /**
  * Argument validation (R8): deep copy, coercion toward the schema, then an AJV check. One AJV
@@ -72,12 +73,16 @@ export function validateArguments(
   const validate = validatorFor(schema);
   if (validate(coerced)) return { ok: true, value: coerced };
   const failures = [...new Set((validate.errors ?? []).map(describeFailure))];
+  // A field path is model input (an unknown key can be of any length), and so is the dump.
+  const listed = failures.slice(0, MAXIMUM_LISTED_FAILURES);
+  const unlisted = failures.length - listed.length;
   const message = [
     `Validation failed for tool "${toolName}":`,
-    ...failures.map((failure) => `  - ${failure}`),
+    ...listed.map((failure) => `  - ${quoteBounded(failure)}`),
+    ...(unlisted > 0 ? [`  - ... and ${unlisted} more failing fields`] : []),
     '',
     'Received arguments:',
-    describeValue(received),
+    describeValue(received, MAXIMUM_QUOTED_LENGTH),
   ].join('\n');
   return { ok: false, message, failures };
 }

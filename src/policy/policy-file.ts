@@ -1,3 +1,5 @@
+import { compileRulePattern } from './rule-pattern.js';
+
 /**
  * The policy file: declarative rules that block tool calls. JSON, for example:
  *
@@ -15,8 +17,10 @@
  * - `reason` (required): what the model reads when the rule blocks a call.
  * - `argument` and `pattern` (both or neither): without them the rule blocks every call of the
  *   tool; with them it blocks a call only when the top-level argument `argument` is a string
- *   that the JavaScript regular expression `pattern` matches (anywhere, no flags; anchor it with
- *   `^`/`$` when needed). A call without that argument, or with a non-string value, is let through.
+ *   that the regular expression `pattern` matches (anywhere, no flags; anchor it with `^`/`$`
+ *   when needed). Patterns are RE2 syntax, matched in linear time (see `rule-pattern.ts`): like
+ *   JavaScript's, without backreferences or lookaround, which are refused here. A call without
+ *   that argument, or with a non-string value, is let through.
  * - Rules are tried in order; the first that matches blocks the call. Unknown fields are errors,
  *   so a misspelt field cannot silently weaken a rule.
  */
@@ -85,10 +89,10 @@ function parseRule(value: unknown, index: number): PolicyRule {
     rule.argument = requiredText(value, 'argument', where);
     rule.pattern = requiredText(value, 'pattern', where);
     try {
-      new RegExp(rule.pattern);
+      compileRulePattern(rule.pattern);
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw invalid(`${where}.pattern`, `is not a valid regular expression (${detail})`);
+      const problem = error instanceof Error ? error.message : String(error);
+      throw invalid(`${where}.pattern (rule for tool "${rule.tool}")`, problem);
     }
   }
   return rule;

@@ -1,5 +1,6 @@
 import type { BeforeToolCallHook, BeforeToolCallResult } from '../core/index.js';
 import { ANY_TOOL, type Policy, type PolicyRule } from './policy-file.js';
+import { compileRulePattern, type RulePattern } from './rule-pattern.js';
 import { createWorkspaceRule, type PathArguments } from './workspace-policy.js';
 
 export interface PolicyGateOptions {
@@ -15,12 +16,11 @@ interface CompiledRule {
   tool: string;
   reason: string;
   argument?: string;
-  pattern?: RegExp;
+  pattern?: RulePattern;
 }
 
 function compileRule(rule: PolicyRule): CompiledRule {
-  // No `g` or `y` flag: `test` then keeps no state between calls, so the gate stays deterministic.
-  const pattern = rule.pattern === undefined ? undefined : new RegExp(rule.pattern);
+  const pattern = rule.pattern === undefined ? undefined : compileRulePattern(rule.pattern);
   return { tool: rule.tool, reason: rule.reason, argument: rule.argument, pattern };
 }
 
@@ -44,6 +44,8 @@ export function createPolicyGate(options: PolicyGateOptions): BeforeToolCallHook
     workspace: options.workspace,
     pathArguments: options.pathArguments,
   });
+  // A rule RE2 refuses throws here: a policy that did not come through `parsePolicy` is checked
+  // when the gate is made, never while a call waits.
   const rules = (options.policy?.rules ?? []).map(compileRule);
 
   return ({ tool, args }): BeforeToolCallResult => {

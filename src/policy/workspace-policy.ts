@@ -1,4 +1,4 @@
-import type { BeforeToolCallHook, BeforeToolCallResult } from '../core/index.js';
+import { quoteBounded, type BeforeToolCallHook, type BeforeToolCallResult } from '../core/index.js';
 import { isPosixPathInside, normalizePosixPath, resolvePosixPath } from './posix-path.js';
 
 /** Tool name → the argument that holds the path it touches. */
@@ -49,7 +49,8 @@ export function createWorkspaceRule(
     return {
       block: true,
       reason:
-        `Path "${path}" is outside the workspace (it resolves to ${resolved}); ` +
+        `Path "${quoteBounded(path)}" is outside the workspace ` +
+        `(it resolves to ${quoteBounded(resolved)}); ` +
         `${toolName} may only use paths inside ${workspace}.`,
     };
   };

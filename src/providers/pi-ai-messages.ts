@@ -4,6 +4,7 @@ import type {
   AssistantMessage,
   Message,
   ModelRequest,
+  ToolCall,
   Usage,
 } from '../core/index.js';
 
@@ -17,6 +18,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A tool call as Pi sends it: without our `oversized` mark, which no provider knows. */
+function toPiToolCall(block: ToolCall): Pi.ToolCall {
+  const call: Pi.ToolCall = {
+    type: 'toolCall',
+    id: block.id,
+    name: block.name,
+    arguments: isRecord(block.arguments) ? block.arguments : {},
+  };
+  if (block.thoughtSignature !== undefined) call.thoughtSignature = block.thoughtSignature;
+  return call;
+}
+
 function toPiAssistant(message: AssistantMessage): Pi.AssistantMessage {
   return {
     ...message,
@@ -24,9 +37,7 @@ function toPiAssistant(message: AssistantMessage): Pi.AssistantMessage {
     provider: message.provider ?? 'unknown',
     model: message.model ?? 'unknown',
     content: message.content.map((block) =>
-      block.type === 'toolCall'
-        ? { ...block, arguments: isRecord(block.arguments) ? block.arguments : {} }
-        : block,
+      block.type === 'toolCall' ? toPiToolCall(block) : block,
     ),
   };
 }

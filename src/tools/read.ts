@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { MAXIMUM_TOOL_OUTPUT_BYTES, quoteBounded } from '../core/index.js';
 import { DEFAULT_READ_LIMIT, readToolSpec } from './specs/read.js';
 import { describeFileError } from './file-errors.js';
 import type { ToolImplementation } from './tool-implementation.js';
+import { utf8Length } from './utf8-prefix.js';
 import { resolveWorkspacePath } from './workspace-path.js';
 
 /** A longer line is cut: one minified line must not flood the model's context. */
@@ -14,6 +16,27 @@ function numberLine(line: string, lineNumber: number): string {
       ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut at ${MAX_LINE_LENGTH} characters]`
       : line;
   return `${String(lineNumber).padStart(6)}\t${shown}`;
+}
+
+/** Room kept for the continuation note under the tool output limit. */
+const NOTE_ROOM_BYTES = 200;
+
+/**
+ * The numbered lines from `offset` on, as many as `limit` allows and as fit in the tool output
+ * limit (whole lines: the note then names the exact `offset` to read on from). At least one line.
+ */
+function numberedLines(lines: string[], offset: number, limit: number): string[] {
+  const budget = MAXIMUM_TOOL_OUTPUT_BYTES - NOTE_ROOM_BYTES;
+  const shown: string[] = [];
+  let bytes = 0;
+  for (let index = offset - 1; index < lines.length && shown.length < limit; index += 1) {
+    const numbered = numberLine(lines[index] ?? '', index + 1);
+    // +1 for the newline that joins it to the previous line.
+    bytes += utf8Length(numbered) + 1;
+    if (shown.length > 0 && bytes > budget) break;
+    shown.push(numbered);
+  }
+  return shown;
 }
 
 function splitLines(text: string): string[] {
@@ -39,19 +62,25 @@ export const readTool: ToolImplementation<typeof readToolSpec> = {
     const details = { path: args.path, totalLines: lines.length };
 
     if (lines.length === 0) {
-      return { content: [{ type: 'text', text: `(${args.path} is empty)` }], details };
+      return {
+        content: [{ type: 'text', text: `(${quoteBounded(args.path)} is empty)` }],
+        details,
+      };
     }
     if (offset > lines.length) {
       throw new Error(
-        `Offset ${offset} is past the end of ${args.path}, which has ${lines.length} lines`,
+        `Offset ${offset} is past the end of ${quoteBounded(args.path)}, ` +
+          `which has ${lines.length} lines`,
       );
     }
-    const selected = lines.slice(offset - 1, offset - 1 + limit);
-    const lastLine = offset + selected.length - 1;
-    let output = selected.map((line, index) => numberLine(line, offset + index)).join('\n');
+    const shown = numberedLines(lines, offset, limit);
+    const lastLine = offset + shown.length - 1;
+    let output = shown.join('\n');
     if (lastLine < lines.length) {
+      const reason =
+        shown.length < limit ? ` (a result holds at most ${MAXIMUM_TOOL_OUTPUT_BYTES} bytes)` : '';
       output +=
-        `\n\n[Showing lines ${offset}-${lastLine} of ${lines.length}. ` +
+        `\n\n[Showing lines ${offset}-${lastLine} of ${lines.length}${reason}. ` +
         `Use offset=${lastLine + 1} to read on.]`;
     }
     return {

@@ -1,6 +1,8 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { quoteBounded } from '../core/index.js';
 import { errorCode } from './error-code.js';
+import { describeFileError } from './file-errors.js';
 
 /** Linux gives up after 40 symlinks in one lookup; so do we. */
 const MAX_SYMLINK_HOPS = 40;
@@ -49,9 +51,15 @@ export async function resolveWorkspacePath(workspace: string, path: string): Pro
     throw new Error(`The workspace ${workspace} does not exist`, { cause: error });
   }
   const absolute = resolve(workspace, path);
-  const real = await realLocation(absolute);
+  // ENAMETOOLONG and the like: the system's message would quote the whole path.
+  const real = await realLocation(absolute).catch((error: unknown) => {
+    throw describeFileError(error, path);
+  });
   if (!isInside(realWorkspace, real)) {
-    throw new Error(`Path "${path}" is outside the workspace (its real location is ${real})`);
+    throw new Error(
+      `Path "${quoteBounded(path)}" is outside the workspace ` +
+        `(its real location is ${quoteBounded(real)})`,
+    );
   }
   return absolute;
 }

@@ -8,8 +8,12 @@ export const steerSignal = defineSignal<[text: string]>('steer');
 export const followUpSignal = defineSignal<[text: string]>('followUp');
 
 export const statusQuery = defineQuery<JobStatus>('status');
-/** Events after a sequence number (at most `limit`). */
+/** Events after a sequence number (at most `limit`, and fewer past ~1 MiB of JSON). */
 export const eventsQuery = defineQuery<SequencedEvent[], [afterSeq: number, limit?: number]>(
   'events',
 );
-export const transcriptQuery = defineQuery<Message[]>('transcript');
+/**
+ * The transcript's messages from index `from` (default 0), fewer past ~1 MiB of JSON: read on
+ * from `from + page.length` until a page is empty.
+ */
+export const transcriptQuery = defineQuery<Message[], [from?: number]>('transcript');

@@ -1,9 +1,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { BeforeToolCallHook, ToolSpec } from '../core/index.js';
-import { parsePolicy } from '../policy/policy-file.js';
-import { createPolicyGate } from '../policy/policy-gate.js';
 import { jobInputProblems } from './job-input-schema.js';
 import type { AgentJobInput } from './job-types.js';
+import { jobPolicyGate } from './job-policy-gate.js';
 
 /** Error type of a job that cannot run as given; never retried. */
 export const BAD_INPUT = 'BadInput';
@@ -33,11 +32,5 @@ export function checkJobInput(
     if (!spec) throw badInput(`Tool ${name} is not known to this workflow`);
     return spec;
   });
-  try {
-    const policy = input.policy === undefined ? undefined : parsePolicy(input.policy);
-    const beforeToolCall = createPolicyGate({ workspace: input.workspace, policy });
-    return { tools, beforeToolCall };
-  } catch (error) {
-    throw badInput(`Bad job input: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return { tools, beforeToolCall: jobPolicyGate(input) };
 }

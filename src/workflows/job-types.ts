@@ -89,5 +89,8 @@ export interface AgentJobResult {
   transcript?: TranscriptPointer;
   /** The store reference of the last assistant message, when it is stored. */
   finalMessageRef?: string;
+  /** A first-release job's transcript, or its newest part when the whole would not fit. */
   messages?: Message[];
+  /** How many of the oldest messages a first-release result left out of `messages`. */
+  omittedMessages?: number;
 }

@@ -24,6 +24,12 @@ function file(name: string, text: string): string {
 const malformedScript = file('malformed.json', '[{"content": [');
 const badStopScript = file('bad-stop.json', '[{"content": [], "stopReason": "finished"}]');
 const malformedPolicy = file('policy.json', '{ "rules": [ oops ] }');
+const backtrackingPolicy = file(
+  'backreference-policy.json',
+  JSON.stringify({
+    rules: [{ tool: 'bash', argument: 'command', pattern: '(rm).*\\1', reason: 'no' }],
+  }),
+);
 
 /** `dar run` mistakes: extra arguments after the prompt, and what stderr must say. */
 const runMistakes: Array<[string, string[], RegExp]> = [
@@ -52,6 +58,11 @@ const runMistakes: Array<[string, string[], RegExp]> = [
     'malformed policy file',
     ['--model', demoScript, '--policy', malformedPolicy],
     /^dar run: Policy file \S*policy\.json: /,
+  ],
+  [
+    'policy pattern that linear-time matching cannot do (a backreference)',
+    ['--model', demoScript, '--policy', backtrackingPolicy],
+    /^dar run: Policy file \S*backreference-policy\.json: Invalid policy: rules\[0\]\.pattern \(rule for tool "bash"\): .*backreferences and lookaround are not supported$/,
   ],
   [
     'nonexistent workspace',

@@ -49,7 +49,12 @@ export function folderText(folder: string): string {
     .join('\n');
 }
 
-/** A worker for the test workflow module that replays every task (no workflow cache). */
+/**
+ * A worker for the test workflow module. It keeps a workflow cache: with none (size 0), a job
+ * waiting for its local activity (the progress recorder) holds the worker's only workflow slot,
+ * and the other jobs' workflow tasks time out meanwhile. Replay of whole histories is covered by
+ * the replay tests and the crash tests.
+ */
 export async function createTestWorker(
   environment: TestWorkflowEnvironment,
   taskQueue: string,
@@ -62,7 +67,7 @@ export async function createTestWorker(
     workflowsPath: testWorkflowsPath,
     tools: [flakyTool],
     store,
-    workerOptions: { maxCachedWorkflows: 0, ...workerOptions },
+    workerOptions: { maxCachedWorkflows: 100, ...workerOptions },
   });
 }
 
@@ -79,7 +84,7 @@ export function jobInput(partial: Partial<AgentJobInput> & { model: string; work
 }
 
 export async function startTestJob(
-  server: AgentTestServer,
+  server: Pick<AgentTestServer, 'environment' | 'taskQueue' | 'store'>,
   input: AgentJobInput,
 ): Promise<AgentJob> {
   return startJob(server.environment.client, input, {
@@ -94,6 +99,8 @@ export interface AgentTestServer {
   taskQueue: string;
   /** The job store the test worker writes and the jobs started here read. */
   store: JobStore;
+  /** The state folder whose `store/` the store is: `dar --state-dir` reads the same jobs. */
+  stateDir: string;
 }
 
 /**
@@ -106,7 +113,8 @@ export function useAgentTestServer(prefix: string, serverArgs: string[] = []): A
   let workerRun: Promise<void> | undefined;
   beforeAll(async () => {
     server.environment = await startDevServer(serverArgs);
-    server.store = await openTestStore();
+    server.stateDir = temporaryFolder('dar-state-');
+    server.store = await openTestStore(join(server.stateDir, 'store'));
     worker = await createTestWorker(server.environment, server.taskQueue, server.store);
     workerRun = worker.run();
   });

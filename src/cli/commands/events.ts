@@ -4,9 +4,6 @@ import { existingJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError, EXIT_OK } from '../usage-error.js';
 
-/** Events per query. */
-const PAGE_SIZE = 1000;
-
 export const eventsUsage = 'dar events ID [--follow] [--json] [--after SEQ] [--state-dir DIR]';
 
 export async function eventsCommand(argv: string[]): Promise<number> {
@@ -33,16 +30,11 @@ export async function eventsCommand(argv: string[]): Promise<number> {
       await readJob(connection, job, (reader) => reader.follow(print, { afterSeq }));
       return EXIT_OK;
     }
-    let seq = afterSeq;
-    for (;;) {
-      const events = await readJob(connection, job, (reader) => reader.events(seq, PAGE_SIZE));
-      for (const event of events) print(event);
-      const last = events.at(-1);
-      // A short page is the last one: no second read (on a finished job, each read may need
-      // a workflow-only worker of its own).
-      if (!last || events.length < PAGE_SIZE) return EXIT_OK;
-      seq = last.seq;
-    }
+    // Pages are bounded in size too, so a short page is not the last one: read until an empty
+    // page, all in one read (on a finished job, each read may need a workflow-only worker).
+    const events = await readJob(connection, job, (reader) => reader.allEvents(afterSeq));
+    for (const event of events) print(event);
+    return EXIT_OK;
   } finally {
     await connection.close();
   }

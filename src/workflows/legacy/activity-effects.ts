@@ -3,6 +3,7 @@ import type { AgentActivities } from '../../activities/index.js';
 import {
   OPERATION_ABORTED,
   emptyUsage,
+  modelRequestSizeError,
   type AgentLoopEffects,
   type AssistantMessage,
 } from '../../core/index.js';
@@ -48,6 +49,8 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
     takeSteeringMessages: () => state.steering.splice(0),
     takeFollowUpMessages: () => state.followUps.splice(0),
     async callModel(request) {
+      const tooLarge = modelRequestSizeError(request); // Temporal would refuse it (limits.ts)
+      if (tooLarge !== undefined) return failedAssistantMessage('error', tooLarge);
       state.phase = 'model';
       state.modelCalls += 1;
       publish(state.phase, state.modelCalls);

@@ -6,6 +6,7 @@ import { installJobHandlers } from './job-handlers.js';
 import type { CheckedJob } from '../job-input-check.js';
 import { continueJobAsNew, waitForMessage } from './job-lifecycle.js';
 import { jobOutcome } from '../job-outcome.js';
+import { resultMessages } from '../result-messages.js';
 import { initialJobState } from './job-state.js';
 import { jobStatus } from './job-status.js';
 import type {
@@ -73,5 +74,9 @@ export async function runLegacyAgentJob(
   publish(state.phase, state.modelCalls);
   if (isAborted()) throw new CancelledFailure('Agent job cancelled');
   const status = jobStatus(state, log.lastSeq, false);
-  return { status, messages: state.messages, outcome: jobOutcome(status, state.messages) };
+  return {
+    status,
+    ...resultMessages(state.messages),
+    outcome: jobOutcome(status, state.messages),
+  };
 }

@@ -10,6 +10,7 @@ import {
 import type { EventLog } from './event-log.js';
 import type { JobState } from './job-state.js';
 import { jobStatus } from './job-status.js';
+import { boundedPage } from '../bounded-page.js';
 
 /**
  * Installs the job's signal and query handlers. Signals only queue messages (R20); queries read
@@ -24,5 +25,5 @@ export function installJobHandlers(state: JobState, log: EventLog, isAborted: ()
   });
   setHandler(statusQuery, () => jobStatus(state, log.lastSeq, isAborted()));
   setHandler(eventsQuery, (afterSeq, limit) => log.after(afterSeq, limit));
-  setHandler(transcriptQuery, () => state.messages);
+  setHandler(transcriptQuery, (from = 0) => boundedPage(state.messages, from, Infinity));
 }

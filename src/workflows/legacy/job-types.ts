@@ -24,7 +24,9 @@ export type LegacyJobInput = Omit<AgentJobInput, 'carried'> & { carried?: Legacy
 /** What a job of the first release returns: the whole transcript. */
 export interface LegacyJobResult {
   status: JobStatus;
+  /** The transcript, or its newest part when the whole would not fit in one payload. */
   messages: Message[];
+  omittedMessages?: number;
   outcome?: JobOutcome;
 }
 

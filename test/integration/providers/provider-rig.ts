@@ -67,7 +67,10 @@ export class ProviderRig {
     prompt = 'do the task',
   ): Promise<{ job: AgentJob; folder: string }> {
     const folder = temporaryFolder('dar-provider-');
-    const job = await startTestJob(this, jobInput({ model, workspace: folder, prompt }));
+    const job = await startTestJob(
+      { environment: this.environment, taskQueue: this.taskQueue, store: this.store },
+      jobInput({ model, workspace: folder, prompt }),
+    );
     return { job, folder };
   }
 

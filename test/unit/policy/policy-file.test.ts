@@ -92,7 +92,18 @@ describe('parsePolicy', () => {
       ],
     };
     expect(() => parsePolicy(json)).toThrow(
-      /^Invalid policy: rules\[1\]\.pattern: is not a valid regular expression \(.+\)$/,
+      /^Invalid policy: rules\[1\]\.pattern \(rule for tool "bash"\): is not a pattern the linear-time matcher \(RE2\) accepts \(.+\)/,
+    );
+  });
+
+  it.each([
+    ['a backreference', '(a)\\1'],
+    ['a lookahead', 'rm(?= -rf)'],
+    ['a lookbehind', '(?<=sudo )rm'],
+  ])('rejects %s, which linear-time matching cannot do, naming the rule', (_kind, pattern) => {
+    const json = { rules: [{ tool: 'bash', reason: 'no', argument: 'command', pattern }] };
+    expect(() => parsePolicy(json)).toThrow(
+      /^Invalid policy: rules\[0\]\.pattern \(rule for tool "bash"\): .*backreferences and lookaround are not supported$/,
     );
   });
 });

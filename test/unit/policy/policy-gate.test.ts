@@ -93,3 +93,31 @@ describe('policy gate', () => {
     });
   });
 });
+
+describe('policy patterns in linear time', () => {
+  it('R10: `^(a+)+$` against 100,000 characters decides at once (no catastrophic backtracking)', async () => {
+    const nested = createPolicyGate({
+      workspace,
+      policy: parsePolicy({
+        rules: [{ tool: 'bash', argument: 'command', pattern: '^(a+)+$', reason: 'only a' }],
+      }),
+    });
+    const started = Date.now();
+    // A backtracking engine needs about 2^100000 steps for this input.
+    expect(await nested(callOf('bash', { command: `${'a'.repeat(100_000)}!` }))).toBeUndefined();
+    expect(await nested(callOf('bash', { command: 'a'.repeat(100_000) }))).toEqual({
+      block: true,
+      reason: 'only a',
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses, when the gate is made, a policy that skipped parsePolicy and holds a backreference', () => {
+    const unchecked = {
+      rules: [{ tool: 'bash', argument: 'command', pattern: '(x)\\1', reason: 'no' }],
+    };
+    expect(() => createPolicyGate({ workspace, policy: unchecked })).toThrow(
+      /backreferences and lookaround are not supported/,
+    );
+  });
+});

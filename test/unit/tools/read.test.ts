@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MAXIMUM_TOOL_OUTPUT_BYTES } from '../../../src/core/index.js';
 import { readTool } from '../../../src/tools/read.js';
 import {
   createTemporaryFolders,
@@ -109,5 +110,49 @@ describe('read', () => {
     await expect(
       readTool.execute({ path: 'src' }, createToolContext(folders.workspace)),
     ).rejects.toThrow('src is a folder, not a file (use ls to list it)');
+  });
+});
+
+describe('read: output within the tool output limit', () => {
+  it('stops at the byte limit on a whole line and says which offset to read on from', async () => {
+    const line = 'w'.repeat(2000);
+    const lines = Array.from({ length: 2000 }, () => line);
+    await writeFile(join(folders.workspace, 'wide.txt'), `${lines.join('\n')}\n`);
+    const result = await readTool.execute(
+      { path: 'wide.txt' },
+      createToolContext(folders.workspace),
+    );
+    const output = textOf(result);
+    expect(Buffer.byteLength(output)).toBeLessThanOrEqual(MAXIMUM_TOOL_OUTPUT_BYTES);
+    // 2008 bytes per numbered line and its newline: 25 lines fit with room for the note.
+    expect(output).toMatch(
+      /\n\n\[Showing lines 1-25 of 2000 \(a result holds at most 51200 bytes\)\. Use offset=26 to read on\.\]$/,
+    );
+    const next = await readTool.execute(
+      { path: 'wide.txt', offset: 26 },
+      createToolContext(folders.workspace),
+    );
+    expect(textOf(next).startsWith(`    26\t${line}`)).toBe(true);
+  });
+
+  it('R16: a 100 KB path is an error that quotes only a prefix of it (ENAMETOOLONG)', async () => {
+    const path = 'p'.repeat(100_000);
+    const error = await readTool.execute({ path }, createToolContext(folders.workspace)).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.message).toMatch(
+      /^Path too long for the file system \(100000 characters\): p+\.\.\. \(\d+ more characters\)$/,
+    );
+    expect(error?.message.length).toBeLessThan(1000);
+  });
+
+  it('R16: a long missing path and a long offset error quote only a prefix', async () => {
+    const deep = `${'d/'.repeat(2000)}missing.txt`;
+    const error = await readTool.execute({ path: deep }, createToolContext(folders.workspace)).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.message.length).toBeLessThan(1000);
   });
 });

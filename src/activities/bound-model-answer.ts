@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  MAXIMUM_ARGUMENTS_LENGTH,
+  MAXIMUM_ERROR_TEXT_LENGTH,
+  MAXIMUM_MODEL_ANSWER_LENGTH,
+  MAXIMUM_TOOL_CALL_ID_LENGTH,
+  MAXIMUM_TOOL_NAME_LENGTH,
+  jsonLength,
+  quoteBounded,
+  type AssistantContent,
+  type AssistantMessage,
+  type OversizedToolCall,
+  type ToolCall,
+} from '../core/index.js';
+
+/** Error type of a model answer too large for history even after its tool calls were bounded. */
+export const MODEL_ANSWER_TOO_LARGE = 'ModelAnswerTooLarge';
+
+/** Characters of an oversized name or id kept before the hash: enough to recognise it. */
+const KEPT_PREFIX_LENGTH = 48;
+
+/**
+ * A stand-in for an oversized name or id: its prefix and a hash of the whole, so that two calls
+ * whose ids share a long prefix keep distinct ids (each gets its own result, R4). 61 characters,
+ * within the 64 that providers accept for tool names.
+ */
+function boundedIdentifier(value: string): string {
+  const hash = createHash('sha256').update(value).digest('hex').slice(0, 12);
+  return `${value.slice(0, KEPT_PREFIX_LENGTH)}-${hash}`;
+}
+
+/**
+ * A tool call within the limits (limits.ts): an oversized name or id becomes a bounded stand-in,
+ * oversized arguments a small marker object, and `oversized` records the original sizes so that
+ * the preflight answers the call with a size error. A call within the limits is returned as is.
+ */
+export function boundToolCall(call: ToolCall): ToolCall {
+  const oversized: OversizedToolCall = {};
+  const bounded: ToolCall = { ...call };
+  if (typeof call.name === 'string' && call.name.length > MAXIMUM_TOOL_NAME_LENGTH) {
+    oversized.nameLength = call.name.length;
+    bounded.name = boundedIdentifier(call.name);
+  }
+  if (typeof call.id === 'string' && call.id.length > MAXIMUM_TOOL_CALL_ID_LENGTH) {
+    oversized.idLength = call.id.length;
+    bounded.id = boundedIdentifier(call.id);
+  }
+  const argumentsLength = jsonLength(call.arguments);
+  if (argumentsLength > MAXIMUM_ARGUMENTS_LENGTH) {
+    oversized.argumentsLength = Number.isFinite(argumentsLength) ? argumentsLength : -1;
+    bounded.arguments = { omitted: 'arguments over the size limit' };
+  }
+  if (Object.keys(oversized).length === 0) return call;
+  bounded.oversized = oversized;
+  return bounded;
+}
+
+function boundBlock(block: AssistantContent): AssistantContent {
+  return block.type === 'toolCall' ? boundToolCall(block) : block;
+}
+
+/**
+ * The model's answer as it may enter history. Oversized tool calls are bounded, and so is an
+ * error text; if the message
+ * is still over `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge text, say), the call fails at once
+ * and for good: another generation would cost as much and very likely be as large.
+ */
+export function boundModelAnswer(message: AssistantMessage): AssistantMessage {
+  const bounded: AssistantMessage = { ...message, content: message.content.map(boundBlock) };
+  // A provider's error text can echo the whole request; the status query shows it.
+  if (typeof message.errorMessage === 'string') {
+    bounded.errorMessage = quoteBounded(message.errorMessage, MAXIMUM_ERROR_TEXT_LENGTH);
+  }
+  const length = jsonLength(bounded);
+  if (length > MAXIMUM_MODEL_ANSWER_LENGTH) {
+    throw ApplicationFailure.nonRetryable(
+      `The model's answer is ${Number.isFinite(length) ? length : 'too many'} characters of JSON, ` +
+        `over the limit of ${MAXIMUM_MODEL_ANSWER_LENGTH}`,
+      MODEL_ANSWER_TOO_LARGE,
+    );
+  }
+  return bounded;
+}

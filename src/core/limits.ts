@@ -1,0 +1,107 @@
+/**
+ * Size limits on what the model sends and on what tools and queries send back. One place, so
+ * that the README table, the model activity, the preflight and the tools agree. Workflow-safe.
+ *
+ * Why these numbers: Temporal refuses a payload over 2 MB (a workflow task that produces one
+ * fails, and retries, forever) and gRPC refuses a message over 4 MB (a query answer). Everything
+ * the model sends is copied at least three times into one workflow result or query answer (the
+ * assistant message, `tool_execution_start`, the tool result that quotes it), so each part is
+ * kept well below a third of 2 MB, and error texts quote only a short prefix of it.
+ */
+
+/** Characters of a tool name: real tool names are short identifiers (providers allow 64-128). */
+export const MAXIMUM_TOOL_NAME_LENGTH = 256;
+
+/** Characters of a tool call id: provider ids are a few dozen characters. */
+export const MAXIMUM_TOOL_CALL_ID_LENGTH = 256;
+
+/**
+ * Characters of a call's arguments as JSON. Generous for a `write` of a large source file; an
+ * assistant message with several such calls still fits the model-answer limit below.
+ */
+export const MAXIMUM_ARGUMENTS_LENGTH = 256 * 1024;
+
+/** Characters of model input quoted in an error text (a name, a path, raw arguments). */
+export const MAXIMUM_QUOTED_LENGTH = 200;
+
+/**
+ * Characters of any error text in a tool result. Texts written by user code (a shim's or hook's
+ * thrown message, a block reason, a tool body's error) may embed model input of any size.
+ */
+export const MAXIMUM_ERROR_TEXT_LENGTH = 4000;
+
+/** Failing fields listed by a validation error (R8); the rest are counted. */
+export const MAXIMUM_LISTED_FAILURES = 20;
+
+/**
+ * Bytes (UTF-8) of text content in one tool result. 50 KiB is about 12,000 tokens: as much as
+ * a model reads usefully at once; bash keeps 50,000 characters of output, which is the same
+ * order. More is cut with a note saying how much was dropped.
+ */
+export const MAXIMUM_TOOL_OUTPUT_BYTES = 50 * 1024;
+
+/** Characters of a tool result's `details` as JSON; larger details are replaced by a note. */
+export const MAXIMUM_TOOL_DETAILS_LENGTH = 16 * 1024;
+
+/**
+ * Characters of one assistant message as JSON, after oversized tool calls were bounded. Half of
+ * Temporal's 2 MB payload limit: the activity result itself must fit, with room to spare.
+ */
+export const MAXIMUM_MODEL_ANSWER_LENGTH = 1024 * 1024;
+
+/**
+ * Bytes (UTF-8) of one model request as JSON: the whole transcript is the model activity's
+ * input, and Temporal refuses an input over 2 MiB (the workflow task would fail and retry
+ * forever). Past this the run ends as an error instead. A margin is left for the rest of the
+ * payload.
+ */
+export const MAXIMUM_MODEL_REQUEST_BYTES = 1.75 * 1024 * 1024;
+
+/**
+ * Characters of JSON in one page of the events query. An answer must stay under gRPC's 4 MB;
+ * a page always holds at least one event, and one event may be as large as a model answer.
+ */
+export const MAXIMUM_EVENTS_PAGE_LENGTH = 1024 * 1024;
+
+/**
+ * `text` when it is short enough to quote, else its first `maximumLength` characters and how many
+ * more there were. Never splits a surrogate pair.
+ */
+export function quoteBounded(text: string, maximumLength = MAXIMUM_QUOTED_LENGTH): string {
+  if (text.length <= maximumLength) return text;
+  let end = maximumLength;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}... (${text.length - end} more characters)`;
+}
+
+function isSurrogatePair(text: string, index: number): boolean {
+  const high = text.charCodeAt(index);
+  const low = text.charCodeAt(index + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** Bytes of `text` in UTF-8, counted without an encoder (workflow code has none to rely on). */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (isSurrogatePair(text, index)) {
+      // One four-byte character.
+      bytes += 4;
+      index += 1;
+    } else bytes += 3; // A lone surrogate is encoded as U+FFFD, three bytes.
+  }
+  return bytes;
+}
+
+/** Characters of `value` as JSON; `undefined` counts as 0, unserialisable values as Infinity. */
+export function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}

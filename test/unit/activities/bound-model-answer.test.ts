@@ -1,0 +1,87 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { boundModelAnswer, boundToolCall } from '../../../src/activities/bound-model-answer.js';
+import { toPiContext } from '../../../src/providers/pi-ai-messages.js';
+import {
+  MAXIMUM_TOOL_CALL_ID_LENGTH,
+  MAXIMUM_TOOL_NAME_LENGTH,
+  toolCallSizeError,
+  type ToolCall,
+} from '../../../src/core/index.js';
+import { assistant, text, toolCall } from '../support/messages.js';
+
+const MEGABYTE = 1024 * 1024;
+
+describe('model answer bounds (the callModel activity)', () => {
+  test('a call within the limits is returned unchanged', () => {
+    const call = toolCall('c1', 'read', { path: 'a' });
+    expect(boundToolCall(call)).toBe(call);
+  });
+
+  test('oversized name, id and arguments become bounded stand-ins, marked with their sizes', () => {
+    const bounded = boundToolCall(
+      toolCall('i'.repeat(MEGABYTE), 'n'.repeat(MEGABYTE), { path: 'p'.repeat(MEGABYTE) }),
+    );
+    expect(bounded.name.length).toBeLessThanOrEqual(64);
+    expect(bounded.id.length).toBeLessThanOrEqual(64);
+    expect(bounded.name.startsWith('nnnn')).toBe(true);
+    expect(bounded.arguments).toEqual({ omitted: 'arguments over the size limit' });
+    expect(bounded.oversized).toEqual({
+      nameLength: MEGABYTE,
+      idLength: MEGABYTE,
+      argumentsLength: MEGABYTE + 11,
+    });
+    // R6: the preflight refuses it with the original sizes.
+    expect(toolCallSizeError(bounded)).toContain(`its tool name is ${MEGABYTE} characters long`);
+  });
+
+  test('R4: ids that share a long prefix stay distinct, and the same id always maps the same', () => {
+    const prefix = 'x'.repeat(MAXIMUM_TOOL_CALL_ID_LENGTH + 10);
+    const first = boundToolCall(toolCall(`${prefix}1`, 'read', {})).id;
+    const second = boundToolCall(toolCall(`${prefix}2`, 'read', {})).id;
+    expect(first).not.toBe(second);
+    expect(boundToolCall(toolCall(`${prefix}1`, 'read', {})).id).toBe(first);
+  });
+
+  test('a name at the limit is kept', () => {
+    const name = 'n'.repeat(MAXIMUM_TOOL_NAME_LENGTH);
+    expect(boundToolCall(toolCall('c1', name, {})).name).toBe(name);
+  });
+
+  test('a message with oversized calls fits; one still too large fails for good as ModelAnswerTooLarge', () => {
+    const bounded = boundModelAnswer(
+      assistant([text('ok'), toolCall('c1', 'read', { path: 'p'.repeat(3 * MEGABYTE) })]),
+    );
+    expect(JSON.stringify(bounded).length).toBeLessThan(2000);
+
+    let failure: unknown;
+    try {
+      boundModelAnswer(assistant([text('t'.repeat(2 * MEGABYTE))]));
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: 'ModelAnswerTooLarge', nonRetryable: true });
+  });
+
+  test('the oversized mark is never sent to a provider', () => {
+    const call: ToolCall = boundToolCall(toolCall('c1', 'n'.repeat(MEGABYTE), {}));
+    const context = toPiContext({
+      systemPrompt: 'test',
+      messages: [assistant([call])],
+      tools: [],
+    });
+    const sent = context.messages[0];
+    expect(sent?.role === 'assistant' && sent.content[0]).toEqual({
+      type: 'toolCall',
+      id: 'c1',
+      name: call.name,
+      arguments: {},
+    });
+  });
+});
+
+test("a provider's error text is bounded", () => {
+  const bounded = boundModelAnswer(assistant([], 'error', `bad request: ${'e'.repeat(500_000)}`));
+  expect(bounded.errorMessage).toMatch(/^bad request: e+\.\.\. \(\d+ more characters\)$/);
+  expect(bounded.errorMessage?.length).toBeLessThan(4100);
+});
