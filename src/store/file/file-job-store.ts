@@ -22,6 +22,11 @@ export interface FileJobStoreOptions {
   folder: string;
   /** How often `followEvents` looks for new events (default 250 ms). */
   followIntervalMs?: number;
+  /**
+   * Flush every file to disk before it becomes visible (default true). False is for
+   * throwaway stores (tests): after a power loss, a file may then be empty.
+   */
+  flushWrites?: boolean;
 }
 
 /** Files read or written at once by the batched methods. */
@@ -42,9 +47,10 @@ export class FileJobStore implements JobStore {
 
   private constructor(options: FileJobStoreOptions) {
     this.folder = resolve(options.folder);
-    this.objects = new FileObjects(join(this.folder, 'objects'));
-    this.events = new FileEvents(join(this.folder, 'events'));
-    this.records = new FileRecords(join(this.folder, 'records'));
+    const flush = options.flushWrites ?? true;
+    this.objects = new FileObjects(join(this.folder, 'objects'), flush);
+    this.events = new FileEvents(join(this.folder, 'events'), flush);
+    this.records = new FileRecords(join(this.folder, 'records'), flush);
     this.followIntervalMs = options.followIntervalMs ?? DEFAULT_FOLLOW_INTERVAL_MS;
   }
 
