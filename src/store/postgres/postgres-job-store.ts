@@ -37,7 +37,11 @@ export interface PostgresJobStoreOptions {
   followIntervalMs?: number;
 }
 
-/** Rows per INSERT of a batch, to stay far below PostgreSQL's parameter and message limits. */
+/**
+ * Rows per INSERT of a batch, to stay far below PostgreSQL's limit of 65,535 parameters. Rows
+ * go as parameters of a VALUES list rather than as arrays: an array literal of megabytes of
+ * text is slow to escape and to parse.
+ */
 const ROWS_PER_STATEMENT = 500;
 
 /**
@@ -75,26 +79,34 @@ export class PostgresJobStore implements JobStore {
   }
 
   async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
-    const rows = new Map<ObjectRef, string>();
+    const texts = new Map<ObjectRef, string>();
     const refs = values.map((value) => {
       const text = canonicalJson(value);
       const ref = refOfCanonicalText(text);
-      rows.set(ref, text);
+      texts.set(ref, text);
       return ref;
     });
-    const entries = [...rows.entries()];
-    for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
-      const slice = entries.slice(start, start + ROWS_PER_STATEMENT);
+    if (texts.size === 0) return refs;
+    // Objects already stored are not sent again: a transcript written every turn costs only
+    // its new messages.
+    const { rows } = await this.query<{ ref: ObjectRef }>(
+      'look up objects',
+      'SELECT ref FROM dar_store_objects WHERE ref = ANY($1::text[])',
+      [[...texts.keys()]],
+    );
+    for (const { ref } of rows) texts.delete(ref);
+    const missing = [...texts.entries()].map(([ref, text]) => [
+      ref,
+      text,
+      Buffer.byteLength(text, 'utf8'),
+    ]);
+    for (let start = 0; start < missing.length; start += ROWS_PER_STATEMENT) {
+      const slice = missing.slice(start, start + ROWS_PER_STATEMENT);
       await this.query(
         'store objects',
-        `INSERT INTO dar_store_objects (ref, body, size_bytes)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])
+        `INSERT INTO dar_store_objects (ref, body, size_bytes) VALUES ${valuesList(slice.length, 3)}
          ON CONFLICT (ref) DO NOTHING`,
-        [
-          slice.map(([ref]) => ref),
-          slice.map(([, text]) => text),
-          slice.map(([, text]) => Buffer.byteLength(text, 'utf8')),
-        ],
+        slice.flat(),
       );
     }
     return refs;
@@ -132,15 +144,10 @@ export class PostgresJobStore implements JobStore {
       const { rows } = await this.query<{ seq: string }>(
         'append events',
         `INSERT INTO dar_store_events (job_id, seq, body, size_bytes)
-         SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::integer[])
+         VALUES ${valuesList(slice.length, 4)}
          ON CONFLICT (job_id, seq) DO NOTHING
          RETURNING seq`,
-        [
-          jobId,
-          slice.map((event) => event.seq),
-          slice.map((event) => event.text),
-          slice.map((event) => event.bytes),
-        ],
+        slice.flatMap((event) => [jobId, event.seq, event.text, event.bytes]),
       );
       if (rows.length === slice.length) continue;
       // Some seqs were there already: a retry (same content, fine) or a bug (different content).
@@ -262,4 +269,13 @@ export class PostgresJobStore implements JobStore {
   private checkOpen(): void {
     if (this.closed) throw new JobStoreError('The job store is closed');
   }
+}
+
+/** `($1, $2), ($3, $4)` for `rows` rows of `columns` parameters. */
+function valuesList(rows: number, columns: number): string {
+  return Array.from(
+    { length: rows },
+    (_, row) =>
+      `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`,
+  ).join(', ');
 }
