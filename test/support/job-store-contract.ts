@@ -250,6 +250,37 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       expect(seen).toEqual([event(1), event(2)]);
     });
 
+    test('followEvents waits for a missing seq that a slower writer appends late', async () => {
+      // The hosts open stores with gapWaitMs 500.
+      await store.appendEvents('job-a', [event(1), event(3)]);
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const following = (async () => {
+        for await (const stored of store.followEvents('job-a', 0, controller.signal)) {
+          seen.push(stored.seq);
+          if (stored.seq === 3) controller.abort();
+        }
+      })();
+      await sleep(200);
+      expect(seen).toEqual([1]);
+      await store.appendEvents('job-a', [event(2)]);
+      await following;
+      expect(seen).toEqual([1, 2, 3]);
+    });
+
+    test('followEvents goes past a seq that stays missing', async () => {
+      await store.appendEvents('job-a', [event(1), event(2), event(4), event(5)]);
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const started = Date.now();
+      for await (const stored of store.followEvents('job-a', 0, controller.signal)) {
+        seen.push(stored.seq);
+        if (stored.seq === 5) controller.abort();
+      }
+      expect(seen).toEqual([1, 2, 4, 5]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    });
+
     test('followEvents ends quietly when aborted while it waits', async () => {
       const controller = new AbortController();
       const following = (async () => {

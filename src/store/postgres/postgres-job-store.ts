@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { canonicalJson } from '../canonical-json.js';
-import { DEFAULT_FOLLOW_INTERVAL_MS, pollEvents } from '../follow-events.js';
+import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
 import { refOfCanonicalText } from '../object-ref.js';
 import {
@@ -33,8 +33,8 @@ export interface PostgresJobStoreOptions {
   maxConnections?: number;
   /** How long to wait for a connection before failing with a retryable error (default 5 s). */
   connectTimeoutMs?: number;
-  /** How often `followEvents` looks for new events (default 250 ms). */
-  followIntervalMs?: number;
+  /** How `followEvents` polls. */
+  follow?: FollowOptions;
 }
 
 /**
@@ -54,7 +54,7 @@ const ROWS_PER_STATEMENT = 500;
  */
 export class PostgresJobStore implements JobStore {
   private readonly pool: pg.Pool;
-  private readonly followIntervalMs: number;
+  private readonly follow: FollowOptions;
   private schemaReady: Promise<void> | undefined;
   private closed = false;
 
@@ -70,7 +70,7 @@ export class PostgresJobStore implements JobStore {
     // An idle connection that the server closes (a restart, a failover) is reported here and
     // dropped by the pool; without a listener the error would crash the process.
     this.pool.on('error', () => undefined);
-    this.followIntervalMs = options.followIntervalMs ?? DEFAULT_FOLLOW_INTERVAL_MS;
+    this.follow = options.follow ?? {};
   }
 
   async putObject(value: unknown): Promise<ObjectRef> {
@@ -211,7 +211,7 @@ export class PostgresJobStore implements JobStore {
       (cursor) => this.readEvents(jobId, { afterSeq: cursor }),
       afterSeq,
       signal,
-      this.followIntervalMs,
+      this.follow,
     );
   }
 

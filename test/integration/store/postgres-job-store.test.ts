@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const openStore = (url: string): JobStore =>
-  new PostgresJobStore({ connectionString: url, followIntervalMs: 50 });
+  new PostgresJobStore({ connectionString: url, follow: { intervalMs: 50, gapWaitMs: 500 } });
 
 describe('PostgreSQL job store', () => {
   describeJobStoreContract({

@@ -23,10 +23,16 @@ describe('embedded (file) job store', () => {
     async open() {
       current = await mkdtemp(join(tmpdir(), 'dar-store-'));
       folders.push(current);
-      return FileJobStore.open({ folder: join(current, 'store'), followIntervalMs: 50 });
+      return FileJobStore.open({
+        folder: join(current, 'store'),
+        follow: { intervalMs: 50, gapWaitMs: 500 },
+      });
     },
     async openAnother() {
-      return FileJobStore.open({ folder: join(current, 'store'), followIntervalMs: 50 });
+      return FileJobStore.open({
+        folder: join(current, 'store'),
+        follow: { intervalMs: 50, gapWaitMs: 500 },
+      });
     },
     async corruptObject(ref) {
       await writeFile(objectPath(join(current, 'store'), ref), '{"amount":1000}');
