@@ -30,7 +30,7 @@ const READ_AHEAD = 64;
  * the other compares contents (same: a retry, nothing to do; different: `EventConflict`),
  * also across processes, without locks. An append-only log file would need a lock and a
  * repair of torn tails. The seqs are grouped by thousands, so that paging lists one small
- * folder rather than a folder of tens of thousands of files, and seqs may have gaps.
+ * folder rather than a folder of tens of thousands of files; a gap in the seqs costs nothing.
  */
 export class FileEvents {
   constructor(
