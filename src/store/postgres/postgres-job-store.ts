@@ -33,6 +33,12 @@ export interface PostgresJobStoreOptions {
   maxConnections?: number;
   /** How long to wait for a connection before failing with a retryable error (default 5 s). */
   connectTimeoutMs?: number;
+  /**
+   * How long to wait for a statement's answer before failing with a retryable error (default
+   * 60 s): a database that stops answering without closing the connection (a network
+   * partition) must not hang an activity until its own timeout.
+   */
+  queryTimeoutMs?: number;
   /** How `followEvents` polls. */
   follow?: FollowOptions;
 }
@@ -63,6 +69,7 @@ export class PostgresJobStore implements JobStore {
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      query_timeout: options.queryTimeoutMs ?? 60_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       allowExitOnIdle: true,

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import {
   PostgresJobStore,
   StoreUnavailableError,
@@ -92,4 +93,25 @@ test('a follower ends with a retryable error when the database goes away', async
     controller.abort();
     await server.start();
   }
+});
+
+test('a database that stops answering fails the call as retryable after queryTimeoutMs', async () => {
+  const url = await server.createDatabase('outage_silent');
+  const store = new PostgresJobStore({ connectionString: url, queryTimeoutMs: 500 });
+  stores.push(store);
+  await store.putRecord('journal', 'call-1', { state: 'started' });
+  // Another session holds the table: the store's statement waits without an answer.
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE dar_store_records IN ACCESS EXCLUSIVE MODE');
+    const started = Date.now();
+    await expectRetryable(store.getRecord('journal', 'call-1'));
+    expect(Date.now() - started).toBeLessThan(5_000);
+  } finally {
+    await holder.query('ROLLBACK');
+    await holder.end();
+  }
+  expect(await store.getRecord('journal', 'call-1')).toEqual({ state: 'started' });
 });

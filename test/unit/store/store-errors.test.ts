@@ -35,6 +35,7 @@ describe('which store failures are worth a retry', () => {
     ['serialization failure (40001)', errno('40001')],
     ['pg: connection terminated', new Error('Connection terminated unexpectedly')],
     ['pg: pool timeout', new Error('timeout exceeded when trying to connect')],
+    ['pg: no answer in time', new Error('Query read timeout')],
     [
       'every address refused',
       Object.assign(new AggregateError([errno('ECONNREFUSED'), errno('ECONNREFUSED')]), {
