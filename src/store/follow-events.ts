@@ -26,6 +26,7 @@ export async function* pollEvents(
   afterSeq: number,
   signal: AbortSignal,
   options: FollowOptions = {},
+  wait: WaitForEvents = waitUnlessAborted,
 ): AsyncGenerator<StoredEvent, void, undefined> {
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   const gapWaitMs = options.gapWaitMs ?? DEFAULT_GAP_WAIT_MS;
@@ -45,9 +46,15 @@ export async function* pollEvents(
       advanced = true;
       yield stored;
     }
-    if (!advanced && !(await waitUnlessAborted(intervalMs, signal))) return;
+    if (!advanced && !(await wait(intervalMs, signal))) return;
   }
 }
+
+/**
+ * Waits up to `milliseconds` for new events (a backend that is told of appends resolves
+ * earlier). Contract: resolves false when `signal` aborted, true otherwise; never rejects.
+ */
+export type WaitForEvents = (milliseconds: number, signal: AbortSignal) => Promise<boolean>;
 
 /** Waits; false when the signal aborted first. */
 async function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<boolean> {

@@ -58,7 +58,8 @@ export interface JobStore {
 
   /**
    * Tails a job's stream: yields the events above `afterSeq` that exist now, then new ones as
-   * they are appended (polled every few hundred milliseconds), in seq order. A missing seq
+   * they are appended (polled every few hundred milliseconds; on PostgreSQL also woken by
+   * LISTEN/NOTIFY), in seq order. A missing seq
    * with later ones stored (two writers finishing out of order) is waited for a moment
    * (`FollowOptions.gapWaitMs`), then passed. Ends (without an error) when `signal` aborts; a
    * read error ends it with that error, and the caller may follow again from the last seq it

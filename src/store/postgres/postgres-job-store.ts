@@ -2,7 +2,7 @@ import pg from 'pg';
 import { canonicalJson } from '../canonical-json.js';
 import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
-import { refOfCanonicalText } from '../object-ref.js';
+import { refOfCanonicalText, sha256Hex } from '../object-ref.js';
 import {
   checkJobId,
   checkRecordName,
@@ -24,6 +24,7 @@ import type {
   StoredEvent,
 } from '../references.js';
 import { postgresFailure } from './postgres-errors.js';
+import { EVENTS_CHANNEL, EventNotices } from './postgres-event-notices.js';
 import { createSchema } from './postgres-schema.js';
 
 export interface PostgresJobStoreOptions {
@@ -55,12 +56,14 @@ const ROWS_PER_STATEMENT = 500;
  * `dar_store_records`), created on first use. Objects and events are inserted with
  * `ON CONFLICT DO NOTHING`, so retries and concurrent writers of the same data are no-ops;
  * bodies are kept as canonical JSON text (not jsonb, which would reorder and re-encode them)
- * and checked against their hash when read. A lost database makes calls fail with
+ * and checked against their hash when read. Followers are woken by LISTEN/NOTIFY (see
+ * `EventNotices`) and poll as well. A lost database makes calls fail with
  * `StoreUnavailableError`; the pool opens new connections once it is back.
  */
 export class PostgresJobStore implements JobStore {
   private readonly pool: pg.Pool;
   private readonly follow: FollowOptions;
+  private readonly notices: EventNotices;
   private schemaReady: Promise<void> | undefined;
   private closed = false;
 
@@ -78,6 +81,7 @@ export class PostgresJobStore implements JobStore {
     // dropped by the pool; without a listener the error would crash the process.
     this.pool.on('error', () => undefined);
     this.follow = options.follow ?? {};
+    this.notices = new EventNotices(options.connectionString);
   }
 
   async putObject(value: unknown): Promise<ObjectRef> {
@@ -148,13 +152,21 @@ export class PostgresJobStore implements JobStore {
     const prepared = prepareEvents(jobId, events);
     for (let start = 0; start < prepared.length; start += ROWS_PER_STATEMENT) {
       const slice = prepared.slice(start, start + ROWS_PER_STATEMENT);
+      // Followers listening on the channel hear of the new rows (sent at commit, once per job).
+      const notice = slice.length * 4 + 1;
       const { rows } = await this.query<{ seq: string }>(
         'append events',
-        `INSERT INTO dar_store_events (job_id, seq, body, size_bytes)
-         VALUES ${valuesList(slice.length, 4)}
-         ON CONFLICT (job_id, seq) DO NOTHING
-         RETURNING seq`,
-        slice.flatMap((event) => [jobId, event.seq, event.text, event.bytes]),
+        `WITH inserted AS (
+           INSERT INTO dar_store_events (job_id, seq, body, size_bytes)
+           VALUES ${valuesList(slice.length, 4)}
+           ON CONFLICT (job_id, seq) DO NOTHING
+           RETURNING seq
+         )
+         SELECT seq, pg_notify('${EVENTS_CHANNEL}', $${notice}) FROM inserted`,
+        [
+          ...slice.flatMap((event) => [jobId, event.seq, event.text, event.bytes]),
+          sha256Hex(jobId),
+        ],
       );
       if (rows.length === slice.length) continue;
       // Some seqs were there already: a retry (same content, fine) or a bug (different content).
@@ -214,11 +226,13 @@ export class PostgresJobStore implements JobStore {
   followEvents(jobId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
     this.checkOpen();
     checkJobId(jobId);
+    const jobKey = sha256Hex(jobId);
     return pollEvents(
       (cursor) => this.readEvents(jobId, { afterSeq: cursor }),
       afterSeq,
       signal,
       this.follow,
+      (milliseconds, waitSignal) => this.notices.wait(jobKey, milliseconds, waitSignal),
     );
   }
 
@@ -246,7 +260,7 @@ export class PostgresJobStore implements JobStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end();
+    await Promise.all([this.notices.close(), this.pool.end()]);
   }
 
   /** Runs one statement once the schema exists; `pg` failures become store errors. */
