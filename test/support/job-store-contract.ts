@@ -89,6 +89,13 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       await expect(store.getObjects(refs)).resolves.toEqual(values);
     });
 
+    test('a batch of 1,200 objects is stored whole (more than one statement)', async () => {
+      const values = Array.from({ length: 1200 }, (_, index) => ({ message: index }));
+      const refs = await store.putObjects(values);
+      expect(new Set(refs).size).toBe(1200);
+      await expect(store.getObjects(refs)).resolves.toEqual(values);
+    });
+
     test('an unknown ref is ObjectNotFound, not retryable', async () => {
       const missing = objectRef({ never: 'stored' });
       const failure = await store.getObject(missing).catch((error: unknown) => error);
@@ -140,6 +147,13 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       const stored = await store.readEvents('job-a');
       expect(stored).toEqual([event(1), event(2), event(3), event(4)]);
       expect(await store.lastSeq('job-a')).toBe(4);
+    });
+
+    test('a batch of 1,200 events is appended whole, and again as a no-op', async () => {
+      const batch = Array.from({ length: 1200 }, (_, index) => event(index + 1));
+      await store.appendEvents('job-a', batch);
+      await store.appendEvents('job-a', batch);
+      expect(await store.readEvents('job-a', { limit: 5000 })).toEqual(batch);
     });
 
     test('the same event with its keys in another order is the same content', async () => {

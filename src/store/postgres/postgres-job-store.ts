@@ -45,11 +45,12 @@ export interface PostgresJobStoreOptions {
 }
 
 /**
- * Rows per INSERT of a batch, to stay far below PostgreSQL's limit of 65,535 parameters. Rows
- * go as parameters of a VALUES list rather than as arrays: an array literal of megabytes of
- * text is slow to escape and to parse.
+ * Rows and bytes per INSERT of a batch, to stay far below PostgreSQL's limits of 65,535
+ * parameters and 1 GB per message. Rows go as parameters of a VALUES list rather than as
+ * arrays: an array literal of megabytes of text is slow to escape and to parse.
  */
 const ROWS_PER_STATEMENT = 500;
+const BYTES_PER_STATEMENT = 64 * 1024 * 1024;
 
 /**
  * The job store on PostgreSQL: three tables (`dar_store_objects`, `dar_store_events`,
@@ -106,18 +107,17 @@ export class PostgresJobStore implements JobStore {
       [[...texts.keys()]],
     );
     for (const { ref } of rows) texts.delete(ref);
-    const missing = [...texts.entries()].map(([ref, text]) => [
+    const missing = [...texts.entries()].map(([ref, text]) => ({
       ref,
       text,
-      Buffer.byteLength(text, 'utf8'),
-    ]);
-    for (let start = 0; start < missing.length; start += ROWS_PER_STATEMENT) {
-      const slice = missing.slice(start, start + ROWS_PER_STATEMENT);
+      bytes: Buffer.byteLength(text, 'utf8'),
+    }));
+    for (const slice of statementSlices(missing)) {
       await this.query(
         'store objects',
         `INSERT INTO dar_store_objects (ref, body, size_bytes) VALUES ${valuesList(slice.length, 3)}
          ON CONFLICT (ref) DO NOTHING`,
-        slice.flat(),
+        slice.flatMap((object) => [object.ref, object.text, object.bytes]),
       );
     }
     return refs;
@@ -150,8 +150,7 @@ export class PostgresJobStore implements JobStore {
 
   async appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void> {
     const prepared = prepareEvents(jobId, events);
-    for (let start = 0; start < prepared.length; start += ROWS_PER_STATEMENT) {
-      const slice = prepared.slice(start, start + ROWS_PER_STATEMENT);
+    for (const slice of statementSlices(prepared)) {
       // Followers listening on the channel hear of the new rows (sent at commit, once per job).
       const notice = slice.length * 4 + 1;
       const { rows } = await this.query<{ seq: string }>(
@@ -299,4 +298,23 @@ function valuesList(rows: number, columns: number): string {
     (_, row) =>
       `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`,
   ).join(', ');
+}
+
+/** Consecutive slices of `rows` within the rows and bytes of one statement (never empty). */
+function statementSlices<Row extends { bytes: number }>(rows: readonly Row[]): Row[][] {
+  const slices: Row[][] = [];
+  let current: Row[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const full = current.length >= ROWS_PER_STATEMENT || bytes + row.bytes > BYTES_PER_STATEMENT;
+    if (current.length > 0 && full) {
+      slices.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(row);
+    bytes += row.bytes;
+  }
+  if (current.length > 0) slices.push(current);
+  return slices;
 }
