@@ -8,6 +8,9 @@ const workflowSafeFiles = [
   'src/workflows/**/*.ts',
   'src/policy/**/*.ts',
   'src/tools/specs/**/*.ts',
+  // The job store's plain types and canonical JSON, which workflow code may import.
+  'src/store/references.ts',
+  'src/store/canonical-json.ts',
   'test/**/workflows.ts',
   'test/**/workflows/**/*.ts',
 ];

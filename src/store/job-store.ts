@@ -41,9 +41,9 @@ export interface JobStore {
    * Appends events to a job's stream. Contract: idempotent by `(jobId, seq)`: a seq already
    * stored with the same content (compared as canonical JSON) is skipped, so a retried
    * activity can append its batch again; a seq stored with different content rejects with
-   * `EventConflict` (the other events of the batch may be stored). Seqs are positive integers;
-   * writers should append in increasing seq order, because a follower that has read past a
-   * seq does not go back for it.
+   * `EventConflict` (the other events of the batch may be stored). Seqs are positive integers
+   * numbered without gaps (1, 2, 3 ...); see `followEvents` for writers that finish out of
+   * order.
    */
   appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void>;
 
@@ -58,9 +58,12 @@ export interface JobStore {
 
   /**
    * Tails a job's stream: yields the events above `afterSeq` that exist now, then new ones as
-   * they are appended (polled every few hundred milliseconds), in seq order. Ends (without an
-   * error) when `signal` aborts; a read error ends it with that error, and the caller may
-   * follow again from the last seq it saw.
+   * they are appended (polled every few hundred milliseconds; on PostgreSQL also woken by
+   * LISTEN/NOTIFY), in seq order. A missing seq
+   * with later ones stored (two writers finishing out of order) is waited for a moment
+   * (`FollowOptions.gapWaitMs`), then passed. Ends (without an error) when `signal` aborts; a
+   * read error ends it with that error, and the caller may follow again from the last seq it
+   * saw.
    */
   followEvents(jobId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent>;
 

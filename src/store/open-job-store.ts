@@ -1,4 +1,5 @@
 import { FileJobStore } from './file/file-job-store.js';
+import type { FollowOptions } from './follow-events.js';
 import type { JobStore } from './job-store.js';
 import { PostgresJobStore } from './postgres/postgres-job-store.js';
 import { StoreSettingsError } from './store-errors.js';
@@ -11,8 +12,8 @@ export interface JobStoreSettings {
   url?: string | undefined;
   /** The embedded store's folder (the lead passes `<state folder>/store`). */
   folder: string;
-  /** How often `followEvents` polls (default 250 ms). */
-  followIntervalMs?: number;
+  /** How `followEvents` polls. */
+  follow?: FollowOptions;
 }
 
 /** The store settings from the environment: `DAR_STORE_URL`, and the embedded folder. */
@@ -30,17 +31,17 @@ export function jobStoreSettingsFromEnvironment(
  */
 export async function openJobStore(settings: JobStoreSettings): Promise<JobStore> {
   const url = settings.url?.trim();
-  const followIntervalMs = settings.followIntervalMs;
+  const follow = settings.follow ?? {};
   if (!url) {
     return FileJobStore.open({
       folder: settings.folder,
-      ...(followIntervalMs === undefined ? {} : { followIntervalMs }),
+      follow,
     });
   }
   checkPostgresUrl(url);
   return new PostgresJobStore({
     connectionString: url,
-    ...(followIntervalMs === undefined ? {} : { followIntervalMs }),
+    follow,
   });
 }
 

@@ -38,7 +38,7 @@ export function text(value: string) {
 
 /** An embedded job store in a fresh temporary folder. */
 export function openTestStore(folder = temporaryFolder('dar-store-')): Promise<JobStore> {
-  return FileJobStore.open({ folder, followIntervalMs: 50 });
+  return FileJobStore.open({ folder, follow: { intervalMs: 50 }, flushWrites: false });
 }
 
 /** Every file under a folder, as one text (to look for what must or must not be stored). */

@@ -96,6 +96,13 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       await expect(store.getObjects(refs)).resolves.toEqual(values);
     });
 
+    test('a batch of 1,200 objects is stored whole (more than one statement)', async () => {
+      const values = Array.from({ length: 1200 }, (_, index) => ({ message: index }));
+      const refs = await store.putObjects(values);
+      expect(new Set(refs).size).toBe(1200);
+      await expect(store.getObjects(refs)).resolves.toEqual(values);
+    });
+
     test('an unknown ref is ObjectNotFound, not retryable', async () => {
       const missing = objectRef({ never: 'stored' });
       const failure = await store.getObject(missing).catch((error: unknown) => error);
@@ -147,6 +154,13 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       const stored = await store.readEvents('job-a');
       expect(stored).toEqual([event(1), event(2), event(3), event(4)]);
       expect(await store.lastSeq('job-a')).toBe(4);
+    });
+
+    test('a batch of 1,200 events is appended whole, and again as a no-op', async () => {
+      const batch = Array.from({ length: 1200 }, (_, index) => event(index + 1));
+      await store.appendEvents('job-a', batch);
+      await store.appendEvents('job-a', batch);
+      expect(await store.readEvents('job-a', { limit: 5000 })).toEqual(batch);
     });
 
     test('the same event with its keys in another order is the same content', async () => {
@@ -255,6 +269,37 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       await writer.appendEvents('job-a', [event(1), event(2)]);
       await following;
       expect(seen).toEqual([event(1), event(2)]);
+    });
+
+    test('followEvents waits for a missing seq that a slower writer appends late', async () => {
+      // The hosts open stores with gapWaitMs 500.
+      await store.appendEvents('job-a', [event(1), event(3)]);
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const following = (async () => {
+        for await (const stored of store.followEvents('job-a', 0, controller.signal)) {
+          seen.push(stored.seq);
+          if (stored.seq === 3) controller.abort();
+        }
+      })();
+      await sleep(200);
+      expect(seen).toEqual([1]);
+      await store.appendEvents('job-a', [event(2)]);
+      await following;
+      expect(seen).toEqual([1, 2, 3]);
+    });
+
+    test('followEvents goes past a seq that stays missing', async () => {
+      await store.appendEvents('job-a', [event(1), event(2), event(4), event(5)]);
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const started = Date.now();
+      for await (const stored of store.followEvents('job-a', 0, controller.signal)) {
+        seen.push(stored.seq);
+        if (stored.seq === 5) controller.abort();
+      }
+      expect(seen).toEqual([1, 2, 4, 5]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     });
 
     test('followEvents ends quietly when aborted while it waits', async () => {

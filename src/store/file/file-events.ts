@@ -31,20 +31,28 @@ const READ_AHEAD = 64;
  * the other compares contents (same: a retry, nothing to do; different: `EventConflict`),
  * also across processes, without locks. An append-only log file would need a lock and a
  * repair of torn tails. The seqs are grouped by thousands, so that paging lists one small
- * folder rather than a folder of tens of thousands of files, and seqs may have gaps.
+ * folder rather than a folder of tens of thousands of files; a gap in the seqs costs nothing.
  */
 export class FileEvents {
-  constructor(private readonly folder: string) {}
+  constructor(
+    private readonly folder: string,
+    private readonly flush: boolean,
+  ) {}
 
   async append(jobId: string, events: readonly EventToAppend[]): Promise<void> {
     const prepared = prepareEvents(jobId, events);
     const jobFolder = this.jobFolder(jobId);
     try {
+      // One listing per folder of 1000 seqs tells which events are there already (a retry).
+      const folders = [...new Set(prepared.map((event) => seqFolder(jobFolder, event.seq)))];
+      const stored = new Set<number>();
+      for (const folder of folders) (await listSeqs(folder)).forEach((seq) => stored.add(seq));
       const missing: PreparedEvent[] = [];
       for (const event of prepared) {
-        const stored = await readIfExists(eventPath(jobFolder, event.seq));
-        if (stored === undefined) missing.push(event);
-        else if (!sameEvent(stored, event)) throw new EventConflict(jobId, event.seq);
+        if (!stored.has(event.seq)) missing.push(event);
+        else if (!sameEvent(await readFile(eventPath(jobFolder, event.seq), 'utf8'), event)) {
+          throw new EventConflict(jobId, event.seq);
+        }
       }
       for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
         await mkdir(folder, { recursive: true });
@@ -52,7 +60,7 @@ export class FileEvents {
       // Flush the files in parallel, then link them in seq order, so that a follower never
       // sees a later event before an earlier one of the same batch.
       const temporaries = await mapWithConcurrency(missing, 16, (event) =>
-        writeTemporaryFile(seqFolder(jobFolder, event.seq), event.text),
+        writeTemporaryFile(seqFolder(jobFolder, event.seq), event.text, this.flush),
       );
       try {
         for (const [index, event] of missing.entries()) {
@@ -143,15 +151,6 @@ function parseEvent(text: string, jobId: string, seq: number): JsonValue {
     throw new StoreCorruptionError(`Event ${seq} of job ${jobId} on disk is not JSON`, {
       cause: error,
     });
-  }
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw error;
   }
 }
 

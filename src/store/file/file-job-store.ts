@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { mapWithConcurrency } from '../concurrency.js';
-import { DEFAULT_FOLLOW_INTERVAL_MS, pollEvents } from '../follow-events.js';
+import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
 import { checkJobId, checkRef } from '../store-arguments.js';
 import { JobStoreError } from '../store-errors.js';
@@ -20,8 +20,13 @@ import { FileRecords } from './file-records.js';
 export interface FileJobStoreOptions {
   /** The store's folder (`objects/`, `events/`, `records/` go inside); created if missing. */
   folder: string;
-  /** How often `followEvents` looks for new events (default 250 ms). */
-  followIntervalMs?: number;
+  /** How `followEvents` polls. */
+  follow?: FollowOptions;
+  /**
+   * Flush every file to disk before it becomes visible (default true). False is for
+   * throwaway stores (tests): after a power loss, a file may then be empty.
+   */
+  flushWrites?: boolean;
 }
 
 /** Files read or written at once by the batched methods. */
@@ -37,15 +42,16 @@ export class FileJobStore implements JobStore {
   private readonly objects: FileObjects;
   private readonly events: FileEvents;
   private readonly records: FileRecords;
-  private readonly followIntervalMs: number;
+  private readonly follow: FollowOptions;
   private closed = false;
 
   private constructor(options: FileJobStoreOptions) {
     this.folder = resolve(options.folder);
-    this.objects = new FileObjects(join(this.folder, 'objects'));
-    this.events = new FileEvents(join(this.folder, 'events'));
-    this.records = new FileRecords(join(this.folder, 'records'));
-    this.followIntervalMs = options.followIntervalMs ?? DEFAULT_FOLLOW_INTERVAL_MS;
+    const flush = options.flushWrites ?? true;
+    this.objects = new FileObjects(join(this.folder, 'objects'), flush);
+    this.events = new FileEvents(join(this.folder, 'events'), flush);
+    this.records = new FileRecords(join(this.folder, 'records'), flush);
+    this.follow = options.follow ?? {};
   }
 
   static async open(options: FileJobStoreOptions): Promise<FileJobStore> {
@@ -101,7 +107,7 @@ export class FileJobStore implements JobStore {
       (cursor) => this.readEvents(jobId, { afterSeq: cursor }),
       afterSeq,
       signal,
-      this.followIntervalMs,
+      this.follow,
     );
   }
 

@@ -14,7 +14,10 @@ import { removeQuietly, writeTemporaryFile } from './file-writes.js';
  * rename the same bytes over each other, which is harmless.
  */
 export class FileObjects {
-  constructor(private readonly folder: string) {}
+  constructor(
+    private readonly folder: string,
+    private readonly flush: boolean,
+  ) {}
 
   async put(value: unknown): Promise<ObjectRef> {
     const { ref, text } = encodeObject(value);
@@ -22,7 +25,7 @@ export class FileObjects {
     try {
       if (await exists(path)) return ref;
       await mkdir(folder, { recursive: true });
-      const temporary = await writeTemporaryFile(folder, text);
+      const temporary = await writeTemporaryFile(folder, text, this.flush);
       try {
         await rename(temporary, path);
       } catch (error) {

@@ -14,7 +14,10 @@ import { removeQuietly, writeTemporaryFile } from './file-writes.js';
  * reader sees the old record or the new one, and the last rename wins.
  */
 export class FileRecords {
-  constructor(private readonly folder: string) {}
+  constructor(
+    private readonly folder: string,
+    private readonly flush: boolean,
+  ) {}
 
   async put(namespace: string, key: string, value: unknown): Promise<void> {
     checkRecordName(namespace, key);
@@ -22,7 +25,7 @@ export class FileRecords {
     const { folder, path } = this.location(namespace, key);
     try {
       await mkdir(folder, { recursive: true });
-      const temporary = await writeTemporaryFile(folder, text);
+      const temporary = await writeTemporaryFile(folder, text, this.flush);
       try {
         await rename(temporary, path);
       } catch (error) {

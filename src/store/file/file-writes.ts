@@ -8,15 +8,20 @@ export function isTemporaryName(name: string): boolean {
 }
 
 /**
- * Writes `text` to a new temporary file in `folder` and flushes it to disk, so that once it
- * is renamed or linked into place it is whole even after a power loss. Returns its path.
+ * Writes `text` to a new temporary file in `folder` and, when `flush`, flushes it to disk, so
+ * that once it is renamed or linked into place it is whole even after a power loss. Returns
+ * its path.
  */
-export async function writeTemporaryFile(folder: string, text: string): Promise<string> {
+export async function writeTemporaryFile(
+  folder: string,
+  text: string,
+  flush: boolean,
+): Promise<string> {
   const path = join(folder, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(path, 'wx');
   try {
     await handle.writeFile(text, 'utf8');
-    await handle.sync();
+    if (flush) await handle.sync();
   } catch (error) {
     await handle.close();
     await unlink(path).catch(() => undefined);

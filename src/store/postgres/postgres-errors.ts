@@ -23,7 +23,7 @@ const RETRYABLE_SQLSTATE = /^(08|53|57P0[123]|40001|40P01|58000|58030)/;
 
 /** Errors `pg` raises with only a message when a connection ends or cannot be made. */
 const RETRYABLE_MESSAGE =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|not queryable|Connection ended|Query read timeout/i;
 
 /** A `pg` error as a store error: retryable when the database is out of reach. */
 export function postgresFailure(error: unknown, action: string): JobStoreError {

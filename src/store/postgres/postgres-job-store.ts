@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { canonicalJson } from '../canonical-json.js';
-import { DEFAULT_FOLLOW_INTERVAL_MS, pollEvents } from '../follow-events.js';
+import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
-import { encodeObject, textMatchesRef } from '../object-ref.js';
+import { encodeObject, sha256Hex, textMatchesRef } from '../object-ref.js';
 import {
   checkJobId,
   checkRecordName,
@@ -25,6 +25,7 @@ import type {
   StoredEvent,
 } from '../references.js';
 import { postgresFailure } from './postgres-errors.js';
+import { EVENTS_CHANNEL, EventNotices } from './postgres-event-notices.js';
 import { createSchema } from './postgres-schema.js';
 
 export interface PostgresJobStoreOptions {
@@ -34,24 +35,37 @@ export interface PostgresJobStoreOptions {
   maxConnections?: number;
   /** How long to wait for a connection before failing with a retryable error (default 5 s). */
   connectTimeoutMs?: number;
-  /** How often `followEvents` looks for new events (default 250 ms). */
-  followIntervalMs?: number;
+  /**
+   * How long to wait for a statement's answer before failing with a retryable error (default
+   * 60 s): a database that stops answering without closing the connection (a network
+   * partition) must not hang an activity until its own timeout.
+   */
+  queryTimeoutMs?: number;
+  /** How `followEvents` polls. */
+  follow?: FollowOptions;
 }
 
-/** Rows per INSERT of a batch, to stay far below PostgreSQL's parameter and message limits. */
+/**
+ * Rows and bytes per INSERT of a batch, to stay far below PostgreSQL's limits of 65,535
+ * parameters and 1 GB per message. Rows go as parameters of a VALUES list rather than as
+ * arrays: an array literal of megabytes of text is slow to escape and to parse.
+ */
 const ROWS_PER_STATEMENT = 500;
+const BYTES_PER_STATEMENT = 64 * 1024 * 1024;
 
 /**
  * The job store on PostgreSQL: three tables (`dar_store_objects`, `dar_store_events`,
  * `dar_store_records`), created on first use. Objects and events are inserted with
  * `ON CONFLICT DO NOTHING`, so retries and concurrent writers of the same data are no-ops;
  * bodies are kept as their own JSON text (not jsonb, which would reorder and re-encode them)
- * and checked against their hash when read. A lost database makes calls fail with
+ * and checked against their hash when read. Followers are woken by LISTEN/NOTIFY (see
+ * `EventNotices`) and poll as well. A lost database makes calls fail with
  * `StoreUnavailableError`; the pool opens new connections once it is back.
  */
 export class PostgresJobStore implements JobStore {
   private readonly pool: pg.Pool;
-  private readonly followIntervalMs: number;
+  private readonly follow: FollowOptions;
+  private readonly notices: EventNotices;
   private schemaReady: Promise<void> | undefined;
   private closed = false;
 
@@ -60,6 +74,7 @@ export class PostgresJobStore implements JobStore {
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      query_timeout: options.queryTimeoutMs ?? 60_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       allowExitOnIdle: true,
@@ -67,7 +82,8 @@ export class PostgresJobStore implements JobStore {
     // An idle connection that the server closes (a restart, a failover) is reported here and
     // dropped by the pool; without a listener the error would crash the process.
     this.pool.on('error', () => undefined);
-    this.followIntervalMs = options.followIntervalMs ?? DEFAULT_FOLLOW_INTERVAL_MS;
+    this.follow = options.follow ?? {};
+    this.notices = new EventNotices(options.connectionString);
   }
 
   async putObject(value: unknown): Promise<ObjectRef> {
@@ -76,25 +92,32 @@ export class PostgresJobStore implements JobStore {
   }
 
   async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
-    const rows = new Map<ObjectRef, string>();
+    const texts = new Map<ObjectRef, string>();
     const refs = values.map((value) => {
       const { ref, text } = encodeObject(value);
-      if (!rows.has(ref)) rows.set(ref, text);
+      if (!texts.has(ref)) texts.set(ref, text);
       return ref;
     });
-    const entries = [...rows.entries()];
-    for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
-      const slice = entries.slice(start, start + ROWS_PER_STATEMENT);
+    if (texts.size === 0) return refs;
+    // Objects already stored are not sent again: a transcript written every turn costs only
+    // its new messages.
+    const { rows } = await this.query<{ ref: ObjectRef }>(
+      'look up objects',
+      'SELECT ref FROM dar_store_objects WHERE ref = ANY($1::text[])',
+      [[...texts.keys()]],
+    );
+    for (const { ref } of rows) texts.delete(ref);
+    const missing = [...texts.entries()].map(([ref, text]) => ({
+      ref,
+      text,
+      bytes: Buffer.byteLength(text, 'utf8'),
+    }));
+    for (const slice of statementSlices(missing)) {
       await this.query(
         'store objects',
-        `INSERT INTO dar_store_objects (ref, body, size_bytes)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])
+        `INSERT INTO dar_store_objects (ref, body, size_bytes) VALUES ${valuesList(slice.length, 3)}
          ON CONFLICT (ref) DO NOTHING`,
-        [
-          slice.map(([ref]) => ref),
-          slice.map(([, text]) => text),
-          slice.map(([, text]) => Buffer.byteLength(text, 'utf8')),
-        ],
+        slice.flatMap((object) => [object.ref, object.text, object.bytes]),
       );
     }
     return refs;
@@ -127,19 +150,21 @@ export class PostgresJobStore implements JobStore {
 
   async appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void> {
     const prepared = prepareEvents(jobId, events);
-    for (let start = 0; start < prepared.length; start += ROWS_PER_STATEMENT) {
-      const slice = prepared.slice(start, start + ROWS_PER_STATEMENT);
+    for (const slice of statementSlices(prepared)) {
+      // Followers listening on the channel hear of the new rows (sent at commit, once per job).
+      const notice = slice.length * 4 + 1;
       const { rows } = await this.query<{ seq: string }>(
         'append events',
-        `INSERT INTO dar_store_events (job_id, seq, body, size_bytes)
-         SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::integer[])
-         ON CONFLICT (job_id, seq) DO NOTHING
-         RETURNING seq`,
+        `WITH inserted AS (
+           INSERT INTO dar_store_events (job_id, seq, body, size_bytes)
+           VALUES ${valuesList(slice.length, 4)}
+           ON CONFLICT (job_id, seq) DO NOTHING
+           RETURNING seq
+         )
+         SELECT seq, pg_notify('${EVENTS_CHANNEL}', $${notice}) FROM inserted`,
         [
-          jobId,
-          slice.map((event) => event.seq),
-          slice.map((event) => event.text),
-          slice.map((event) => event.bytes),
+          ...slice.flatMap((event) => [jobId, event.seq, event.text, event.bytes]),
+          sha256Hex(jobId),
         ],
       );
       if (rows.length === slice.length) continue;
@@ -202,11 +227,13 @@ export class PostgresJobStore implements JobStore {
   followEvents(jobId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
     this.checkOpen();
     checkJobId(jobId);
+    const jobKey = sha256Hex(jobId);
     return pollEvents(
       (cursor) => this.readEvents(jobId, { afterSeq: cursor }),
       afterSeq,
       signal,
-      this.followIntervalMs,
+      this.follow,
+      (milliseconds, waitSignal) => this.notices.wait(jobKey, milliseconds, waitSignal),
     );
   }
 
@@ -234,7 +261,7 @@ export class PostgresJobStore implements JobStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end();
+    await Promise.all([this.notices.close(), this.pool.end()]);
   }
 
   /** Runs one statement once the schema exists; `pg` failures become store errors. */
@@ -264,4 +291,32 @@ export class PostgresJobStore implements JobStore {
   private checkOpen(): void {
     if (this.closed) throw new JobStoreError('The job store is closed');
   }
+}
+
+/** `($1, $2), ($3, $4)` for `rows` rows of `columns` parameters. */
+function valuesList(rows: number, columns: number): string {
+  return Array.from(
+    { length: rows },
+    (_, row) =>
+      `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`,
+  ).join(', ');
+}
+
+/** Consecutive slices of `rows` within the rows and bytes of one statement (never empty). */
+function statementSlices<Row extends { bytes: number }>(rows: readonly Row[]): Row[][] {
+  const slices: Row[][] = [];
+  let current: Row[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const full = current.length >= ROWS_PER_STATEMENT || bytes + row.bytes > BYTES_PER_STATEMENT;
+    if (current.length > 0 && full) {
+      slices.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(row);
+    bytes += row.bytes;
+  }
+  if (current.length > 0) slices.push(current);
+  return slices;
 }

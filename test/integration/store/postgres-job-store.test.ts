@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PostgresJobStore, type JobStore } from '../../../src/store/index.js';
 import { describeJobStoreContract } from '../../support/job-store-contract.js';
 import { startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
@@ -16,7 +17,7 @@ afterAll(async () => {
 });
 
 const openStore = (url: string): JobStore =>
-  new PostgresJobStore({ connectionString: url, followIntervalMs: 50 });
+  new PostgresJobStore({ connectionString: url, follow: { intervalMs: 50, gapWaitMs: 500 } });
 
 describe('PostgreSQL job store', () => {
   describeJobStoreContract({
@@ -39,6 +40,40 @@ describe('PostgreSQL job store', () => {
         await client.end();
       }
     },
+  });
+
+  test('a follower hears of appends by another store at once (LISTEN/NOTIFY), not at its next poll', async () => {
+    const url = await server.createDatabase('store_notices');
+    // A poll interval far longer than the test's bound: only a notice can wake the follower.
+    const follower = new PostgresJobStore({
+      connectionString: url,
+      follow: { intervalMs: 30_000 },
+    });
+    const writer = openStore(url);
+    try {
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const following = (async () => {
+        for await (const stored of follower.followEvents('job-n', 0, controller.signal)) {
+          seen.push(stored.seq);
+          if (stored.seq === 3) controller.abort();
+        }
+      })();
+      await sleep(500);
+      const started = Date.now();
+      await writer.appendEvents('job-n', [{ seq: 1, event: { n: 1 } }]);
+      await sleep(300);
+      await writer.appendEvents('other-job', [{ seq: 1, event: { n: 1 } }]);
+      await writer.appendEvents('job-n', [
+        { seq: 2, event: { n: 2 } },
+        { seq: 3, event: { n: 3 } },
+      ]);
+      await following;
+      expect(seen).toEqual([1, 2, 3]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await Promise.all([follower.close(), writer.close()]);
+    }
   });
 
   test('two stores creating the tables at once on a fresh database both succeed', async () => {

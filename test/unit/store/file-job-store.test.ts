@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileJobStore, type ObjectRef } from '../../../src/store/index.js';
+import { FileJobStore, StoreCorruptionError, type ObjectRef } from '../../../src/store/index.js';
 import { describeJobStoreContract } from '../../support/job-store-contract.js';
 
 const folders: string[] = [];
@@ -23,13 +23,50 @@ describe('embedded (file) job store', () => {
     async open() {
       current = await mkdtemp(join(tmpdir(), 'dar-store-'));
       folders.push(current);
-      return FileJobStore.open({ folder: join(current, 'store'), followIntervalMs: 50 });
+      return FileJobStore.open({
+        folder: join(current, 'store'),
+        follow: { intervalMs: 50, gapWaitMs: 500 },
+      });
     },
     async openAnother() {
-      return FileJobStore.open({ folder: join(current, 'store'), followIntervalMs: 50 });
+      return FileJobStore.open({
+        folder: join(current, 'store'),
+        follow: { intervalMs: 50, gapWaitMs: 500 },
+      });
     },
     async corruptObject(ref) {
       await writeFile(objectPath(join(current, 'store'), ref), '{"amount":1000}');
     },
+  });
+});
+
+describe('embedded (file) job store on disk', () => {
+  test('temporary files left by a crashed writer are not events, objects or records', async () => {
+    current = await mkdtemp(join(tmpdir(), 'dar-store-'));
+    folders.push(current);
+    const root = join(current, 'store');
+    const store = await FileJobStore.open({ folder: root });
+    await store.appendEvents('job-a', [{ seq: 1, event: { n: 1 } }]);
+    const ref = await store.putObject({ kept: true });
+    const jobFolder = join(root, 'events', (await readdir(join(root, 'events')))[0] as string);
+    const seqFolder = join(jobFolder, (await readdir(jobFolder))[0] as string);
+    // What a writer killed between writing and linking leaves behind.
+    await writeFile(join(seqFolder, '.1234-abcdef.tmp'), '{"half":');
+    await writeFile(join(seqFolder, '.1234-abcdeg.tmp'), '{"n":2}');
+    expect(await store.readEvents('job-a')).toEqual([{ seq: 1, event: { n: 1 } }]);
+    expect(await store.lastSeq('job-a')).toBe(1);
+    await store.appendEvents('job-a', [{ seq: 2, event: { n: 2 } }]);
+    expect(await store.readEvents('job-a', { afterSeq: 1 })).toEqual([{ seq: 2, event: { n: 2 } }]);
+    expect(await store.getObject(ref)).toEqual({ kept: true });
+  });
+
+  test('an object file cut short is a corruption error', async () => {
+    current = await mkdtemp(join(tmpdir(), 'dar-store-'));
+    folders.push(current);
+    const root = join(current, 'store');
+    const store = await FileJobStore.open({ folder: root });
+    const ref = await store.putObject({ text: 'a long enough message' });
+    await writeFile(objectPath(root, ref), '{"text":"a long');
+    await expect(store.getObject(ref)).rejects.toBeInstanceOf(StoreCorruptionError);
   });
 });
