@@ -69,7 +69,7 @@ test('continue-as-new carries references only: every run starts from a small inp
     { stopReason: 'stop', content: [text('second run done')] },
   ]);
   // Kept open: a follow-up starts a second run of the agent (agent_start .. agent_end again).
-  const job = await startTestJob(server, jobInput({ model, workspace: folder, keepOpenMs: 3000 }));
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, keepOpenMs: 5000 }));
   await job.follow(() => undefined, { pollMs: 50 });
   await job.followUp('one more thing');
   const result = await job.result();
