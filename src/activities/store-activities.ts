@@ -131,12 +131,20 @@ export function createStoreActivities(
     };
   }
 
+  return { callModelWithStore, executeToolWithStore, recordProgress: makeRecordProgress(store) };
+}
+
+/**
+ * The progress recorder's local activity on its own: a worker that runs only workflows (to
+ * answer a query) still runs the local activities of the workflow tasks it takes.
+ */
+export function makeRecordProgress(store: JobStore) {
   /**
    * Writes a job's new events, the messages not stored yet and its status (a local activity:
    * its input never enters history). Idempotent: run again with the same input, it stores
    * nothing new. A store outage fails it as retryable; the workflow retries it with backoff.
    */
-  async function recordProgress(input: RecordProgressInput): Promise<RecordProgressResult> {
+  return async function recordProgress(input: RecordProgressInput): Promise<RecordProgressResult> {
     try {
       const transcript = await appendToTranscript(
         store,
@@ -162,7 +170,5 @@ export function createStoreActivities(
       }
       throw ApplicationFailure.nonRetryable(`Job store: ${message}`, 'JobStoreError');
     }
-  }
-
-  return { callModelWithStore, executeToolWithStore, recordProgress };
+  };
 }

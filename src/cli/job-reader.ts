@@ -45,6 +45,7 @@ export async function readJob<T>(
     namespace: connection.namespace,
     taskQueue: DEFAULT_TASK_QUEUE,
     workflowsOnly: true,
+    store: connection.store,
   });
   return worker.runUntil(read(job));
 }

@@ -1,10 +1,11 @@
 import { QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { JOB_STATUS_RECORD, type StoredJobStatus } from '../activities/index.js';
-import type { Message } from '../core/index.js';
+import { emptyUsage, type Message } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { hydrateEvent } from '../transcript/hydrate-event.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
+import { firstReleaseJob } from './first-release-job.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import {
   eventsQuery,
@@ -21,6 +22,19 @@ import type {
 } from '../workflows/job-types.js';
 
 export const AGENT_WORKFLOW_TYPE = 'agentJob';
+
+/** The status of a current job that has not written anything yet (no worker has run it). */
+function notStartedStatus(): JobStatus {
+  return {
+    phase: 'starting',
+    turns: 0,
+    modelCalls: 0,
+    lastSeq: 0,
+    cancelled: false,
+    usage: emptyUsage(),
+    continuedAsNew: 0,
+  };
+}
 
 function withoutTranscript(stored: StoredJobStatus): JobStatus {
   const status: Partial<StoredJobStatus> = { ...stored };
@@ -48,6 +62,7 @@ export interface StartJobOptions {
  */
 export class AgentJob {
   private readonly read: ReadObject | undefined;
+  private firstRelease: Promise<boolean> | undefined;
 
   constructor(
     readonly handle: WorkflowHandle,
@@ -69,7 +84,19 @@ export class AgentJob {
   async status(): Promise<JobStatus> {
     const stored = await this.storedStatus();
     if (stored) return withoutTranscript(stored);
-    return this.handle.query(statusQuery);
+    if (await this.isFirstRelease()) return this.handle.query(statusQuery);
+    return notStartedStatus();
+  }
+
+  /**
+   * Whether the job runs the first release's code (its events and transcript answer queries):
+   * its current run has completed a workflow task without recording the `dar-job-store` patch.
+   * A job that has not run yet is a current one. Asked only when the store has nothing for it,
+   * so that a current job is never read through a query (which a worker would have to answer).
+   */
+  private async isFirstRelease(): Promise<boolean> {
+    this.firstRelease ??= firstReleaseJob(this.handle);
+    return this.firstRelease;
   }
 
   /** Events after `afterSeq` (at most `limit`), in order, whole. */
@@ -80,7 +107,7 @@ export class AgentJob {
         limit,
         maxBytes: PAGE_BYTES,
       });
-      if (page.length > 0 || (await this.storedStatus())) {
+      if (page.length > 0 || (await this.storedStatus()) || !(await this.isFirstRelease())) {
         const read = this.read;
         return Promise.all(page.map((stored) => hydrateEvent(read, stored.seq, stored.event)));
       }
@@ -117,6 +144,7 @@ export class AgentJob {
   async transcript(): Promise<Message[]> {
     const stored = await this.storedStatus();
     if (stored && this.read) return loadTranscript(this.read, stored.transcript);
+    if (!(await this.isFirstRelease())) return [];
     // A first-release job answers in pages of about 1 MiB.
     const messages: Message[] = [];
     for (;;) {

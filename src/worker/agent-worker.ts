@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import { makeRecordProgress } from '../activities/store-activities.js';
 import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
@@ -20,9 +21,8 @@ export interface AgentWorkerOptions {
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
   workflowsOnly?: boolean;
   /**
-   * The job store the activities read and write (see `openJobStore`); required unless
-   * `workflowsOnly`. Every worker of a task queue, and every client reading its jobs, must use
-   * the same store.
+   * The job store the activities read and write (see `openJobStore`). Every worker of a task
+   * queue, and every client reading its jobs, must use the same store.
    */
   store?: JobStore;
   /** Extra worker settings (tuning, caching); they win over the defaults here. */
@@ -54,18 +54,19 @@ function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions>
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
   const namespace = options.namespace ?? 'default';
-  if (!options.workflowsOnly && !options.store) {
-    throw new Error('A worker that runs activities needs a job store (options.store)');
-  }
+  if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
   await checkSearchAttributes(options.connection, namespace);
+  // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
+  // progress recorder. Model calls and tool bodies are left to the other workers.
+  const activities = options.workflowsOnly
+    ? { recordProgress: makeRecordProgress(options.store) }
+    : createActivities(tools, options.store, await fileJournalIfAsked());
   return Worker.create({
     connection: options.connection,
     namespace,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     ...workflowCode(options.workflowsPath),
-    ...(options.workflowsOnly || !options.store
-      ? {}
-      : { activities: createActivities(tools, options.store, await fileJournalIfAsked()) }),
+    activities,
     // Heartbeats carry cancellation to running activities; by default the SDK sends them at
     // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
     maxHeartbeatThrottleInterval: '1 second',

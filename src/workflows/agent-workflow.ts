@@ -9,19 +9,13 @@ import { initialJobState, transcriptLength } from './job-state.js';
 import { jobStatus } from './job-status.js';
 import type { AgentJobInput, AgentJobResult, CarriedState } from './job-types.js';
 import { startJobVisibility } from './job-visibility.js';
+import { JOB_STORE_PATCH } from './job-store-patch.js';
 import { runLegacyAgentJob } from './legacy/agent-workflow.js';
 import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js';
 import { createProgressRecorder } from './progress-recorder.js';
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
-
-/**
- * Marks histories of jobs that keep their transcript and events in the job store. A history
- * without it was recorded by the first release, which carried them by value: such a job (and
- * any run it continues as new into) goes on with that code, so it replays and finishes.
- */
-export const JOB_STORE_PATCH = 'dar-job-store';
 
 /**
  * Builds the agent workflow for a set of tool specs (the built-in ones in production; tests add

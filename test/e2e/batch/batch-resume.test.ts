@@ -67,6 +67,7 @@ test('a batch killed with SIGKILL and started again runs every task exactly once
 
   // Second run: the same command continues where the first stopped.
   const second = await dar(batchArgs(), 100_000);
+  if (second.code !== 0) console.log(`SECOND RUN\n${second.stdout}\n${second.stderr}`);
   expect(second.code).toBe(0);
   expect(second.stdout).toMatch(/completed \(earlier run\)/);
   expect(second.stdout).toMatch(/done 50\/50 {2}running 0 {2}failed 0 {2}cancelled 0 {2}queued 0/);
@@ -97,7 +98,8 @@ test('a batch killed with SIGKILL and started again runs every task exactly once
   for (const task of batch.tasks) {
     const history = await client.workflow.getHandle(`batch-${BATCH_ID}-${task.id}`).fetchHistory();
     const modelCalls = (history.events ?? []).filter(
-      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
+      (event) =>
+        event.activityTaskScheduledEventAttributes?.activityType?.name === 'callModelWithStore',
     );
     expect(modelCalls).toHaveLength(task.modelCalls);
   }
