@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { builtinToolList } from '../src/tools/index.js';
 import { FileJobStore } from '../src/store/file/file-job-store.js';
 import type { JobStore } from '../src/store/job-store.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
+import { timedActivities } from './activity-timing.js';
 import * as bareActivities from './bare-activities.js';
 import { noopTool } from './noop-tool-body.js';
 
@@ -22,26 +23,36 @@ export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
 }
 
 /** An embedded job store in a fresh temporary folder. */
-export async function openBenchStore(): Promise<JobStore> {
+export async function openBenchStore(): Promise<FileJobStore> {
   return FileJobStore.open({ folder: mkdtempSync(join(tmpdir(), 'dar-bench-store-')) });
 }
 
-/** One worker serving both sides with the same settings: the runner and the bare baseline. */
+/** Bytes of every file under a folder (a job store's size on disk, without block rounding). */
+export function folderBytes(folder: string): number {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+/**
+ * One worker serving both sides with the same settings: the runner and the bare baseline.
+ * Activities are timed (see `takeActivityTimes`); the timing costs both sides the same.
+ */
 export async function createBenchWorker(
   environment: TestWorkflowEnvironment,
   taskQueue: string,
+  store: JobStore,
 ): Promise<Worker> {
-  const store = await openBenchStore();
   return createAgentWorker({
     connection: environment.nativeConnection,
     taskQueue,
     workflowsPath: benchWorkflowsPath,
     store,
     workerOptions: {
-      activities: {
+      activities: timedActivities({
         ...createActivities([...builtinToolList, noopTool], store),
         ...bareActivities,
-      },
+      }),
     },
   });
 }

@@ -14,11 +14,23 @@ export interface HistoryFacts {
   largestPayloadBytes: number;
   /** Milliseconds between successive model calls being scheduled, and from the last to the close. */
   turnLatenciesMs: number[];
+  /** Markers recorded (local activities such as `recordProgress`, patches). */
+  markers: number;
+  workflowTasks: number;
+  /** Milliseconds from each workflow task being picked up to its completion, summed. */
+  workflowTaskMs: number;
+  /** Milliseconds from each workflow task being scheduled to its completion, summed. */
+  workflowTaskWallMs: number;
 }
 
 function milliseconds(time: temporal.api.history.v1.IHistoryEvent['eventTime']): number {
   if (!time) return 0;
   return Number(time.seconds ?? 0) * 1000 + (time.nanos ?? 0) / 1e6;
+}
+
+/** An int64 field as a number, whether the decoder gave a Long or a number. */
+function asNumber(value: unknown): number {
+  return Number(String(value));
 }
 
 /** The largest `data` of any payload reachable from a value. */
@@ -77,8 +89,39 @@ export async function historyFacts(
   const closeTime = milliseconds(events.at(-1)?.eventTime);
   const marks = [...modelTimes, closeTime];
   const turnLatenciesMs = marks.slice(1).map((time, index) => time - (marks[index] ?? time));
+  const timeOf = new Map(
+    events.map((event) => [asNumber(event.eventId), milliseconds(event.eventTime)]),
+  );
+  const completedTasks = events.flatMap((event) =>
+    event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED &&
+    event.workflowTaskCompletedEventAttributes
+      ? [
+          {
+            completed: milliseconds(event.eventTime),
+            ...event.workflowTaskCompletedEventAttributes,
+          },
+        ]
+      : [],
+  );
+  const sumSince = (eventIds: unknown[], ends: number[]) =>
+    eventIds.reduce<number>(
+      (total, id, index) => total + (ends[index] ?? 0) - (timeOf.get(asNumber(id)) ?? 0),
+      0,
+    );
+  const ends = completedTasks.map((task) => task.completed);
   return {
     events: events.length,
+    markers: events.filter((event) => event.eventType === EventType.EVENT_TYPE_MARKER_RECORDED)
+      .length,
+    workflowTasks: completedTasks.length,
+    workflowTaskMs: sumSince(
+      completedTasks.map((task) => task.startedEventId),
+      ends,
+    ),
+    workflowTaskWallMs: sumSince(
+      completedTasks.map((task) => task.scheduledEventId),
+      ends,
+    ),
     bytes: protos.api.history.v1.History.encode(history).finish().length,
     largestPayloadBytes: Math.max(0, ...events.map((event) => largestPayload(event))),
     turnLatenciesMs,

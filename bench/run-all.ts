@@ -3,8 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createBenchWorker, startBenchServer } from './bench-environment.js';
+import { createBenchWorker, openBenchStore, startBenchServer } from './bench-environment.js';
 import { benchHistoryGrowth } from './history-growth.js';
+import { benchLongJob } from './long-job.js';
 import { benchTurnOverhead } from './turn-overhead.js';
 import { benchValidation } from './validation-throughput.js';
 import { benchWorkerMemory } from './worker-memory.js';
@@ -41,7 +42,8 @@ section('Validation and preflight throughput (calls/s; ratio = ours / pi-ai)', r
 
 const environment = await startBenchServer();
 const taskQueue = `bench-${Date.now()}`;
-const worker = await createBenchWorker(environment, taskQueue);
+const store = await openBenchStore();
+const worker = await createBenchWorker(environment, taskQueue, store);
 await worker.runUntil(async () => {
   const cases = quick
     ? [
@@ -62,12 +64,28 @@ await worker.runUntil(async () => {
     );
   }
   results.turnOverhead = overhead;
-  results.historyGrowth = await benchHistoryGrowth(
+  const growth = await benchHistoryGrowth(
     environment,
     taskQueue,
-    quick ? [10, 50] : [10, 50, 200],
+    store,
+    quick ? [10, 50] : [10, 100, 500, 1000],
   );
-  section('History growth (per job, all runs of it)', results.historyGrowth);
+  results.historyGrowth = growth;
+  section(
+    'History growth (one job per size, all runs of it; store bytes for the job)',
+    growth.rows,
+  );
+  section('History growth ratios (largest size / smallest)', {
+    historyBytesPerTurn: growth.historyBytesPerTurnRatio,
+    storeBytesPerTurn: growth.storeBytesPerTurnRatio,
+    largestPayloadBytes: growth.largestPayloadBytes,
+  });
+  const longJob = { turns: quick ? 100 : 2000, textBytes: 3000 };
+  results.longJob = {
+    textBytes: longJob.textBytes,
+    ...(await benchLongJob(environment, taskQueue, store, longJob.turns, longJob.textBytes)),
+  };
+  section(`A ${longJob.turns}-turn job, about 3 KB of text per turn`, results.longJob);
 });
 results.workerMemory = await benchWorkerMemory(environment, quick ? 100 : 1000);
 section('Worker memory with open jobs waiting for a follow-up', results.workerMemory);

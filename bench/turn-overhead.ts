@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startJob } from '../src/client/job-client.js';
-import { historyFacts } from './history.js';
+import { takeActivityTimes, type ActivityTime } from './activity-timing.js';
+import { historyFacts, type HistoryFacts } from './history.js';
 import { median, percentile, ratio, round } from './statistics.js';
 import { writeNoopScript } from './bench-environment.js';
 
@@ -17,6 +18,8 @@ interface SideMeasure {
   medianTurnMs: number;
   p95TurnMs: number;
   turnsPerSecond: number;
+  /** Where a turn's time goes: per-turn counts and milliseconds (see `profileOf`). */
+  profile: Record<string, number>;
 }
 
 async function measureRunner(
@@ -31,6 +34,7 @@ async function measureRunner(
     { length: scenario.jobs },
     (_, index) => `runner-${repetition}-${index}-${Date.now()}`,
   );
+  takeActivityTimes();
   const started = performance.now();
   const jobs = await Promise.all(
     ids.map((workflowId) =>
@@ -43,7 +47,7 @@ async function measureRunner(
   );
   await Promise.all(jobs.map((job) => job.handle.result()));
   const seconds = (performance.now() - started) / 1000;
-  return summarize(environment, ids, 'callModel', scenario, seconds);
+  return summarize(environment, ids, 'callModelWithStore', scenario, seconds);
 }
 
 async function measureBare(
@@ -56,6 +60,7 @@ async function measureBare(
     { length: scenario.jobs },
     (_, index) => `bare-${repetition}-${index}-${Date.now()}`,
   );
+  takeActivityTimes();
   const started = performance.now();
   await Promise.all(
     ids.map((workflowId) =>
@@ -77,15 +82,61 @@ async function summarize(
   scenario: TurnOverheadCase,
   seconds: number,
 ): Promise<SideMeasure> {
+  const activityTimes = takeActivityTimes();
   const latencies: number[] = [];
+  const facts: HistoryFacts[] = [];
   for (const id of ids) {
-    latencies.push(...(await historyFacts(environment.client, id, modelActivity)).turnLatenciesMs);
+    const fact = await historyFacts(environment.client, id, modelActivity);
+    facts.push(fact);
+    latencies.push(...fact.turnLatenciesMs);
   }
+  const turns = scenario.jobs * (scenario.turns + 1);
   return {
     medianTurnMs: median(latencies),
     p95TurnMs: percentile(latencies, 0.95),
-    turnsPerSecond: (scenario.jobs * (scenario.turns + 1)) / seconds,
+    turnsPerSecond: turns / seconds,
+    profile: profileOf(facts, activityTimes, turns),
   };
+}
+
+/**
+ * Per turn: history events, markers (local activities), workflow tasks and their time on the
+ * worker (`workflowTaskMs`: picked up to completed) and end to end (`workflowTaskWallMs`:
+ * scheduled to completed); per activity, calls per turn and milliseconds per call.
+ */
+function profileOf(
+  facts: HistoryFacts[],
+  activityTimes: Map<string, ActivityTime>,
+  turns: number,
+): Record<string, number> {
+  const sum = (pick: (fact: HistoryFacts) => number) =>
+    facts.reduce((total, fact) => total + pick(fact), 0);
+  const profile: Record<string, number> = {
+    eventsPerTurn: round(sum((fact) => fact.events) / turns),
+    markersPerTurn: round(sum((fact) => fact.markers) / turns),
+    workflowTasksPerTurn: round(sum((fact) => fact.workflowTasks) / turns),
+    workflowTaskMsPerTurn: round(sum((fact) => fact.workflowTaskMs) / turns),
+    workflowTaskWallMsPerTurn: round(sum((fact) => fact.workflowTaskWallMs) / turns),
+  };
+  for (const [name, time] of activityTimes) {
+    profile[`${name}CallsPerTurn`] = round(time.calls / turns);
+    profile[`${name}MsPerCall`] = round(time.totalMs / time.calls);
+  }
+  return profile;
+}
+
+/** The mean of each profile figure over the repetitions. */
+function meanProfile(measures: SideMeasure[]): Record<string, number> {
+  const names = new Set(measures.flatMap((measure) => Object.keys(measure.profile)));
+  return Object.fromEntries(
+    [...names].map((name) => [
+      name,
+      round(
+        measures.reduce((total, measure) => total + (measure.profile[name] ?? 0), 0) /
+          measures.length,
+      ),
+    ]),
+  );
 }
 
 function medianOf(measures: SideMeasure[]): SideMeasure {
@@ -93,6 +144,7 @@ function medianOf(measures: SideMeasure[]): SideMeasure {
     medianTurnMs: round(median(measures.map((measure) => measure.medianTurnMs))),
     p95TurnMs: round(median(measures.map((measure) => measure.p95TurnMs))),
     turnsPerSecond: round(median(measures.map((measure) => measure.turnsPerSecond))),
+    profile: meanProfile(measures),
   };
 }
 

@@ -2,78 +2,134 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startJob, type AgentJob } from '../../src/client/job-client.js';
+import { AGENT_WORKFLOW_TYPE, AgentJob } from '../../src/client/job-client.js';
 import { findTemporalBinary } from '../../src/server/temporal-binary.js';
 import { createAgentWorker } from '../../src/worker/agent-worker.js';
-import { temporaryFolder, uniqueName } from '../support/agent-harness.js';
+import { openTestStore, temporaryFolder, uniqueName } from '../support/agent-harness.js';
 import { startDevServer } from '../support/temporal-server.js';
-import { prepareScenarioFolder, scenarios } from './scenarios.js';
+import { jobStoreScenarios, prepareScenarioFolder, type ReplayScenario } from './scenarios.js';
 
 /**
- * Records the replay fixtures from real runs: `npm run record-histories`. Not part of
- * `npm test`; run it after a deliberate, versioned change of the workflow, and commit the result.
+ * Records the job-store replay fixtures from real runs: `npm run record-histories`. Not part of
+ * `npm test`; run it after a deliberate, versioned change of the workflow, and commit the
+ * result. The first release's fixtures are not recorded again (new jobs take the store path).
  */
 const historiesFolder = fileURLToPath(new URL('../fixtures/histories', import.meta.url));
 
-/** The history in Temporal's JSON form, as the Temporal CLI exports it. */
-function exportHistory(address: string, workflowId: string): string {
+interface ExportedHistory {
+  events: {
+    eventType: string;
+    workflowExecutionContinuedAsNewEventAttributes?: { newExecutionRunId: string };
+  }[];
+}
+
+/** One run's history in Temporal's JSON form, as the Temporal CLI exports it. */
+function exportHistory(address: string, workflowId: string, runId: string): string {
   const binary = findTemporalBinary();
   if (!binary) throw new Error('Recording needs the Temporal CLI: npm run temporal:install');
   return execFileSync(
     binary.path,
-    ['workflow', 'show', '--address', address, '--workflow-id', workflowId, '--output', 'json'],
+    [
+      'workflow',
+      'show',
+      '--address',
+      address,
+      '--workflow-id',
+      workflowId,
+      '--run-id',
+      runId,
+      '--output',
+      'json',
+    ],
     { encoding: 'utf8' },
   );
 }
 
-async function waitForToolStart(job: AgentJob): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const events = await job.events(0);
-    if (
-      events.some(
-        (event) => event.type === 'tool_execution_end' || event.type === 'tool_execution_start',
-      )
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/** Every run's history, first to last, following continue-as-new. */
+function exportRuns(address: string, workflowId: string, firstRunId: string): string[] {
+  const runs: string[] = [];
+  let runId: string | undefined = firstRunId;
+  while (runId !== undefined) {
+    const history = exportHistory(address, workflowId, runId);
+    runs.push(history);
+    const events = (JSON.parse(history) as ExportedHistory).events;
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
   }
-  throw new Error('no tool started');
+  return runs;
 }
 
-test('record histories from real runs', async () => {
-  const environment: TestWorkflowEnvironment = await startDevServer();
+async function waitFor(what: string, ready: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+async function waitForToolStart(job: AgentJob): Promise<void> {
+  await waitFor('a tool started', async () =>
+    (await job.events(0)).some(
+      (event) => event.type === 'tool_execution_end' || event.type === 'tool_execution_start',
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+/** Runs one scenario on a dev server of its own (its dynamic config differs) and saves it. */
+async function recordScenario(root: string, scenario: ReplayScenario): Promise<void> {
+  const environment = await startDevServer(
+    scenario.suggestContinueAsNewAfter === undefined
+      ? []
+      : [
+          '--dynamic-config-value',
+          `limit.historyCount.suggestContinueAsNew=${scenario.suggestContinueAsNewAfter}`,
+        ],
+  );
+  const store = await openTestStore();
   const taskQueue = uniqueName('record');
   const worker = await createAgentWorker({
     connection: environment.nativeConnection,
     taskQueue,
+    store,
     workerOptions: { maxCachedWorkflows: 0 },
   });
-  const root = temporaryFolder('dar-record-');
   await worker.runUntil(async () => {
-    for (const scenario of scenarios) {
-      const { workspace, model } = prepareScenarioFolder(root, scenario);
-      const job = await startJob(
-        environment.client,
-        { ...scenario.input, model, workspace },
-        { taskQueue, workflowId: scenario.name },
-      );
-      if (scenario.steer) {
-        await waitForToolStart(job);
-        await job.steer(scenario.steer);
-      }
-      if (scenario.cancelAfterToolStart) {
-        await waitForToolStart(job);
-        await job.cancel();
-      }
-      await job.handle.result().catch(() => undefined);
-      writeFileSync(
-        join(historiesFolder, `${scenario.name}.json`),
-        exportHistory(environment.address, scenario.name),
-      );
+    const { workspace, model } = prepareScenarioFolder(root, scenario);
+    // Started here rather than by startJob: the first run's id is needed to export every run.
+    const handle = await environment.client.workflow.start(AGENT_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: scenario.name,
+      args: [{ ...scenario.input, model, workspace }],
+    });
+    const job = new AgentJob(handle, store);
+    if (scenario.steer) {
+      await waitForToolStart(job);
+      await job.steer(scenario.steer);
     }
+    if (scenario.followUp) {
+      await waitFor('the job waits', async () => (await job.status()).phase === 'waiting');
+      await job.followUp(scenario.followUp);
+    }
+    if (scenario.cancelAfterToolStart) {
+      await waitForToolStart(job);
+      await job.cancel();
+    }
+    await job.handle.result().catch(() => undefined);
+    const runs = exportRuns(environment.address, scenario.name, handle.firstExecutionRunId);
+    if (scenario.suggestContinueAsNewAfter === undefined) {
+      writeFileSync(join(historiesFolder, `${scenario.name}.json`), runs[0] ?? '');
+      return;
+    }
+    if (runs.length < 3) throw new Error(`${scenario.name}: only ${runs.length} runs`);
+    runs.forEach((history, index) =>
+      writeFileSync(join(historiesFolder, `${scenario.name}-run-${index + 1}.json`), history),
+    );
   });
   await environment.teardown();
-});
+  await store.close();
+}
+
+test('record the job-store histories from real runs', async () => {
+  const root = temporaryFolder('dar-record-');
+  for (const scenario of jobStoreScenarios) await recordScenario(root, scenario);
+}, 300_000);

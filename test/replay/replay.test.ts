@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentWorkflowsPath } from '../../src/worker/workflow-bundle-path.js';
-import { scenarios } from './scenarios.js';
+import { JOB_STORE_PATCH } from '../../src/workflows/agent-workflow.js';
+import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
 /**
- * R23: histories recorded from real runs (test/fixtures/histories, written by
- * `npm run record-histories`) replay with the current workflow code.
+ * R23: histories recorded from real runs (test/fixtures/histories) replay with the current
+ * workflow code: the first release's (no `dar-job-store` marker, replayed by the legacy code)
+ * and the job-store ones (`npm run record-histories`).
  */
 const historiesFolder = fileURLToPath(new URL('../fixtures/histories', import.meta.url));
 const changedWorkflowsPath = fileURLToPath(new URL('./changed/workflows.ts', import.meta.url));
@@ -15,6 +19,16 @@ const replayScript = fileURLToPath(new URL('./replay-histories.mjs', import.meta
 interface ReplayOutcome {
   workflowId: string;
   error: string | null;
+}
+
+interface RecordedHistory {
+  events: {
+    eventType: string;
+    markerRecordedEventAttributes?: {
+      markerName: string;
+      details?: Record<string, { payloads?: { data?: string }[] }>;
+    };
+  }[];
 }
 
 /** Replays every committed history with `workflowsPath`, in a plain Node process. */
@@ -28,19 +42,70 @@ function replayAll(workflowsPath: string): ReplayOutcome[] {
     .map((line) => JSON.parse(line) as ReplayOutcome);
 }
 
-test('R23: every recorded history replays with the current workflow code', async () => {
-  const results = replayAll(agentWorkflowsPath());
-  expect(results.map((result) => result.workflowId)).toEqual(
-    scenarios.map((scenario) => scenario.name).sort(),
-  );
-  for (const result of results) expect(result.error).toBeNull();
+/** The patches a recorded history took (`patched(id)` leaves a `core_patch` marker). */
+function recordedPatches(fixture: string): string[] {
+  const history = JSON.parse(
+    readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+  ) as RecordedHistory;
+  return history.events.flatMap((event) => {
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_patch') return [];
+    return Object.values(marker.details ?? {}).flatMap((detail) =>
+      (detail.payloads ?? []).map(
+        (payload) =>
+          (JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString('utf8')) as { id: string })
+            .id,
+      ),
+    );
+  });
+}
+
+const fixtures = readdirSync(historiesFolder)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.replace(/\.json$/, ''))
+  .sort();
+const firstReleaseFixtures = firstReleaseScenarios.map((scenario) => scenario.name).sort();
+/** A scenario that continues as new is recorded run by run (`<name>-run-<n>`). */
+const jobStoreFixtures = fixtures.filter((fixture) =>
+  jobStoreScenarios.some(
+    (scenario) => fixture === scenario.name || fixture.startsWith(`${scenario.name}-run-`),
+  ),
+);
+
+test('R23: the fixtures are the first release histories and the job-store ones, every run', () => {
+  expect(fixtures).toEqual([...firstReleaseFixtures, ...jobStoreFixtures].sort());
+  for (const scenario of jobStoreScenarios) {
+    const runs = jobStoreFixtures.filter((fixture) => fixture.startsWith(scenario.name));
+    // A job that continues as new at least twice has three runs or more.
+    expect(runs.length).toBeGreaterThanOrEqual(scenario.suggestContinueAsNewAfter ? 3 : 1);
+  }
 });
 
-test('R23: a deliberately changed workflow (bash made sequential) fails replay', async () => {
+test('R23: first release histories have no job-store marker; job-store ones have it', () => {
+  for (const fixture of firstReleaseFixtures) {
+    expect(recordedPatches(fixture)).not.toContain(JOB_STORE_PATCH);
+  }
+  for (const fixture of jobStoreFixtures) {
+    expect(recordedPatches(fixture)).toContain(JOB_STORE_PATCH);
+  }
+});
+
+test('R23: every recorded history replays with the current workflow code', async () => {
+  const results = replayAll(agentWorkflowsPath());
+  expect(results.map((result) => result.workflowId)).toEqual(fixtures);
+  for (const result of results)
+    expect(result).toEqual({ workflowId: result.workflowId, error: null });
+});
+
+test('R23: a deliberately changed workflow (bash made sequential) fails replay, both paths', async () => {
   const results = replayAll(changedWorkflowsPath);
-  const failed = results.filter((result) => result.error !== null);
-  expect(failed.map((result) => result.workflowId)).toContain(
-    'parallel-batch-with-policy-and-truncation',
+  const failed = new Map(
+    results.flatMap((result) => (result.error === null ? [] : [[result.workflowId, result.error]])),
   );
-  expect(String(failed[0]?.error)).toMatch(/nondetermin|determinism/i);
+  for (const fixture of [
+    'parallel-batch-with-policy-and-truncation',
+    'store-parallel-batch-with-policy-and-truncation',
+  ]) {
+    expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
+  }
 });

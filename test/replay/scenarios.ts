@@ -12,30 +12,48 @@ export interface ReplayScenario {
   /** Sent once the first tool has started. */
   steer?: string;
   cancelAfterToolStart?: boolean;
+  /** Sent once the job waits for a message (a kept-open job). */
+  followUp?: string;
+  /**
+   * Temporal suggests continue-as-new once a run's history has this many events; every run of
+   * the job is recorded, as `<name>-run-<n>`.
+   */
+  suggestContinueAsNewAfter?: number;
 }
 
-export const scenarios: ReplayScenario[] = [
+/** A parallel batch (a blocked path, an unknown tool), a truncated turn, then two more turns. */
+function parallelBatchAnswers(extraFirstCalls: ScriptedAnswer['content'] = []): ScriptedAnswer[] {
+  return [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('a', 'bash', { command: 'sleep 0.5; echo slow' }),
+        toolCall('b', 'bash', { command: 'echo fast' }),
+        toolCall('c', 'read', { path: '../outside.txt' }),
+        toolCall('d', 'nope', {}),
+        toolCall('e', 'write', { path: 'notes.txt', content: 'one\ntwo\n' }),
+        ...extraFirstCalls,
+      ],
+    },
+    { stopReason: 'length', content: [toolCall('f', 'ls', {})] },
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('g', 'edit', { path: 'notes.txt', oldText: 'two', newText: '2' })],
+    },
+    { stopReason: 'stop', content: [text('tidy')] },
+  ];
+}
+
+/**
+ * Histories of the first release, which carried the transcript and events in history. They
+ * are kept as recorded (no `dar-job-store` marker) and must replay through the legacy code;
+ * they cannot be recorded again, since new jobs take the job-store path.
+ */
+export const firstReleaseScenarios: ReplayScenario[] = [
   {
     name: 'parallel-batch-with-policy-and-truncation',
     input: { prompt: 'tidy up', tools: ['read', 'write', 'edit', 'ls', 'bash'] },
-    answers: [
-      {
-        stopReason: 'toolUse',
-        content: [
-          toolCall('a', 'bash', { command: 'sleep 0.5; echo slow' }),
-          toolCall('b', 'bash', { command: 'echo fast' }),
-          toolCall('c', 'read', { path: '../outside.txt' }),
-          toolCall('d', 'nope', {}),
-          toolCall('e', 'write', { path: 'notes.txt', content: 'one\ntwo\n' }),
-        ],
-      },
-      { stopReason: 'length', content: [toolCall('f', 'ls', {})] },
-      {
-        stopReason: 'toolUse',
-        content: [toolCall('g', 'edit', { path: 'notes.txt', oldText: 'two', newText: '2' })],
-      },
-      { stopReason: 'stop', content: [text('tidy')] },
-    ],
+    answers: parallelBatchAnswers(),
   },
   {
     name: 'steered',
@@ -62,6 +80,68 @@ export const scenarios: ReplayScenario[] = [
     ],
   },
 ];
+
+/** Turns of the continue-as-new scenario: enough for at least two continue-as-new. */
+const continueAsNewTurns = 8;
+
+/**
+ * Histories of jobs that keep their transcript and events in the job store (they record the
+ * `dar-job-store` marker). `npm run record-histories` records these.
+ */
+export const jobStoreScenarios: ReplayScenario[] = [
+  {
+    name: 'store-parallel-batch-with-policy-and-truncation',
+    input: {
+      prompt: 'tidy up',
+      tools: ['read', 'write', 'edit', 'ls', 'bash'],
+      policy: {
+        rules: [
+          {
+            tool: 'bash',
+            argument: 'command',
+            pattern: 'rm\\s+-rf',
+            reason: 'no recursive deletes',
+          },
+        ],
+      },
+    },
+    // The policy file blocks the last call of the batch.
+    answers: parallelBatchAnswers([toolCall('h', 'bash', { command: 'rm -rf .' })]),
+  },
+  {
+    name: 'store-steered',
+    input: { prompt: 'wait a bit', tools: ['bash'] },
+    steer: 'and then stop',
+    answers: [
+      { stopReason: 'toolUse', content: [toolCall('s', 'bash', { command: 'sleep 1' })] },
+      { stopReason: 'stop', content: [text('stopped')] },
+    ],
+  },
+  {
+    name: 'store-keep-open-follow-up',
+    input: { prompt: 'first question', tools: ['bash'], keepOpenMs: 1500 },
+    followUp: 'one more question',
+    answers: [
+      { stopReason: 'stop', content: [text('first answer')] },
+      { stopReason: 'toolUse', content: [toolCall('k', 'bash', { command: 'echo again' })] },
+      { stopReason: 'stop', content: [text('second answer')] },
+    ],
+  },
+  {
+    name: 'store-continue-as-new',
+    input: { prompt: 'count', tools: ['bash'] },
+    suggestContinueAsNewAfter: 30,
+    answers: [
+      ...Array.from({ length: continueAsNewTurns }, (_, index) => ({
+        stopReason: 'toolUse' as const,
+        content: [toolCall(`call-${index}`, 'bash', { command: `echo turn ${index}` })],
+      })),
+      { stopReason: 'stop', content: [text('counted')] },
+    ],
+  },
+];
+
+export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
 
 export function prepareScenarioFolder(root: string, scenario: ReplayScenario) {
   const folder = join(root, scenario.name);
