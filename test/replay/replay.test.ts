@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentWorkflowsPath } from '../../src/worker/workflow-bundle-path.js';
-import { JOB_STORE_PATCH } from '../../src/workflows/agent-workflow.js';
+import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
 /**
