@@ -25,9 +25,14 @@ export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
   return status === 'failed' ? EXIT_FAILED : EXIT_OK;
 }
 
-/** The exit code for a closed job (see {@link exitCodeFor}). */
+/**
+ * The exit code for a closed job (see {@link exitCodeFor}). A budget stop is said on stderr: the
+ * events alone end like a normal run's.
+ */
 export async function exitCodeOf(job: AgentJob): Promise<number> {
-  return exitCodeFor(await jobEnding(job));
+  const ending = await jobEnding(job);
+  if (ending.budgetExceeded && ending.error) process.stderr.write(`${ending.error}\n`);
+  return exitCodeFor(ending);
 }
 
 async function startOrAttach(

@@ -94,3 +94,24 @@ test('R20: a job that finishes on its last allowed turn completed; the budget di
   expect(ending.budgetExceeded).toBeUndefined();
   expect(exitCodeFor(ending)).toBe(0);
 });
+
+test('R23: maxWallTimeMs counts workflow time since the job started and stops at a turn boundary', async () => {
+  const folder = temporaryFolder();
+  // Each answer takes 700 ms: the third turn starts after about 1.4 s and ends the budget.
+  const slow = fiveWriteTurns.map((answer) => ({ ...answer, delayMs: 700 }));
+  const model = scriptedModel(folder, slow);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, budget: { maxWallTimeMs: 1500 } }),
+  );
+  const ending = await jobEnding(job);
+  expect(ending.budgetExceeded?.limit).toBe('wallTime');
+  expect(ending.budgetExceeded?.max).toBe(1500);
+  expect(ending.budgetExceeded?.used).toBeGreaterThanOrEqual(1500);
+  const status = await job.status();
+  expect(status.modelCalls).toBeGreaterThanOrEqual(2);
+  expect(status.modelCalls).toBeLessThan(5);
+  // The turn under way when time ran out finished its tool body.
+  expect(existsSync(join(folder, `file-${status.modelCalls}.txt`))).toBe(true);
+  expect((await labels(job)).slice(-2)).toEqual(['turn_end', 'agent_end']);
+});
