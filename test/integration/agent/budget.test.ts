@@ -115,3 +115,27 @@ test('R23: maxWallTimeMs counts workflow time since the job started and stops at
   expect(existsSync(join(folder, `file-${status.modelCalls}.txt`))).toBe(true);
   expect((await labels(job)).slice(-2)).toEqual(['turn_end', 'agent_end']);
 });
+
+test('R20: a kept-open job whose budget is spent ends when the next message arrives, with no model call', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'stop', content: [text('first answer')] },
+    { stopReason: 'stop', content: [text('never asked for')] },
+  ]);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, keepOpenMs: 60_000, budget: { maxTurns: 1 } }),
+  );
+  for (let attempt = 0; (await job.status()).phase !== 'waiting'; attempt += 1) {
+    if (attempt > 200) throw new Error('the job never waited for a message');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await job.followUp('one more question');
+  const ending = await jobEnding(job);
+  expect(ending.budgetExceeded).toEqual({ limit: 'turns', used: 1, max: 1 });
+  expect(exitCodeFor(ending)).toBe(3);
+  expect((await job.status()).modelCalls).toBe(1);
+  const events = await labels(job);
+  expect(events.filter((type) => type === 'agent_start')).toHaveLength(1);
+  expect(events.at(-1)).toBe('agent_end');
+});
