@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { buildJobInput } from '../job-input/build-job-input.js';
 import { UsageError } from '../job-input/usage-error.js';
+import type { JobBudget } from '../workflows/job-budget.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
 
 /** One line of a batch file, checked and turned into a job input. */
@@ -18,7 +19,7 @@ export interface TaskDefaults {
   model?: string | undefined;
 }
 
-const FIELDS = ['id', 'prompt', 'workspace', 'model', 'tools', 'policy'];
+const FIELDS = ['id', 'prompt', 'workspace', 'model', 'tools', 'policy', 'budget'];
 
 /** Task ids become part of workflow ids: short, and free of spaces and quotes. */
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -58,6 +59,18 @@ function toolList(task: Record<string, unknown>): string | undefined {
   throw new LineError('"tools" must be an array of tool names (or "read,write,...")');
 }
 
+/** A line's `budget`: an object whose keys and values the job input schema checks. */
+function budgetOf(task: Record<string, unknown>): JobBudget | undefined {
+  const budget = task.budget;
+  if (budget === undefined) return undefined;
+  if (!isRecord(budget)) {
+    throw new LineError(
+      '"budget" must be an object (maxTurns, maxTokens, maxCostUsd, maxWallTimeMs)',
+    );
+  }
+  return budget;
+}
+
 /** Checks one line the way `dar run` checks its flags; relative paths are the file's folder's. */
 function parseLine(text: string, line: number, folder: string, defaults: TaskDefaults): BatchTask {
   let task: unknown;
@@ -83,6 +96,7 @@ function parseLine(text: string, line: number, folder: string, defaults: TaskDef
         workspace: optionalString(task, 'workspace'),
         tools: toolList(task),
         policy: optionalString(task, 'policy'),
+        budget: budgetOf(task),
       },
       folder,
     );

@@ -38,6 +38,12 @@ export interface AgentRunOutcome {
    * injected. Resume with `runAgentLoop(pending, transcript, config, effects, { resume: true })`.
    */
   paused?: { pending: Message[] };
+  /**
+   * Set when the run ended before a turn because `shouldStopBeforeTurn` asked it to: `agent_end`
+   * was emitted, and these messages (steering, follow-up or resumed ones) were read but never
+   * injected; a host that goes on later may queue them again.
+   */
+  stoppedBeforeTurn?: { pending: Message[] };
 }
 
 export interface AgentLoopOptions {
@@ -48,6 +54,15 @@ export interface AgentLoopOptions {
   resume?: boolean;
   /** Asked before each new turn; true pauses the run there (for continue-as-new). */
   shouldPause?: () => boolean;
+  /**
+   * Asked at the same boundary as `shouldPause`: only when another turn (and so another model
+   * call) would start, after the previous turn's `turn_end`, so never while a tool body runs.
+   * True ends the run there: no `turn_start`, no model call, `agent_end` follows. A host uses it
+   * to refuse a model call it must not make (a spent budget, say).
+   *
+   * Contract: deterministic, like `beforeToolCall`; must not throw.
+   */
+  shouldStopBeforeTurn?: () => boolean;
 }
 
 function abortedAssistantMessage(timestamp: number): AssistantMessage {
@@ -108,6 +123,10 @@ export async function runAgentLoop(
     while (hasMoreToolCalls || pending.length > 0) {
       if (!firstTurn && !effects.isAborted() && options.shouldPause?.()) {
         return { newMessages, stopReason: lastStopReason, paused: { pending } };
+      }
+      if (!firstTurn && !effects.isAborted() && options.shouldStopBeforeTurn?.()) {
+        await effects.emit({ type: 'agent_end', messages: newMessages });
+        return { newMessages, stopReason: lastStopReason, stoppedBeforeTurn: { pending } };
       }
       if (!firstTurn) await effects.emit({ type: 'turn_start' });
       firstTurn = false;

@@ -6,6 +6,7 @@ import { loadModelScript } from '../providers/model-script.js';
 import { baseUrlProblem, realProviderSpec } from '../providers/real-providers.js';
 import { knownProviders } from '../providers/registry.js';
 import { builtinToolSpecs } from '../tools/specs/index.js';
+import type { JobBudget } from '../workflows/job-budget.js';
 import { jobInputProblems } from '../workflows/job-input-schema.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
 import { UsageError } from './usage-error.js';
@@ -20,6 +21,8 @@ export interface JobFlags {
   policy?: string | undefined;
   toolExecution?: string | undefined;
   systemPrompt?: string | undefined;
+  /** Checked by the input schema (positive numbers, known keys). */
+  budget?: JobBudget | undefined;
 }
 
 /** `scripted:` paths become absolute (the worker may run elsewhere) after the script is checked. */
@@ -94,7 +97,7 @@ function checkPolicy(file: string, cwd: string): AgentJobInput['policy'] {
 
 /**
  * Turns command-line flags into a job input, checking everything that can be checked before
- * anything starts: model script, workspace, tool names, policy file.
+ * anything starts: model script, workspace, tool names, policy file, budget.
  */
 export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInput {
   if (flags.prompt.trim() === '') throw new UsageError('The prompt is empty');
@@ -114,6 +117,7 @@ export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInp
   };
   if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);
   if (flags.systemPrompt) input.systemPrompt = flags.systemPrompt;
+  if (flags.budget !== undefined) input.budget = flags.budget;
   // The same schema the workflow checks at entry: what passes here is never rejected there.
   const problems = jobInputProblems(input);
   if (problems.length > 0) throw new UsageError(`Bad job input: ${problems.join('; ')}`);

@@ -8,6 +8,31 @@ export interface ScriptedAnswer {
   errorMessage?: string;
   /** Milliseconds the answer takes to arrive (to demo and test long calls and cancellation). */
   delayMs?: number;
+  /** Token counts and cost (USD) the answer reports; zero when left out. */
+  usage?: ScriptedUsage;
+}
+
+export interface ScriptedUsage {
+  input: number;
+  output: number;
+  costUsd: number;
+}
+
+const USAGE_FIELDS = ['input', 'output', 'costUsd'] as const;
+
+function checkUsage(path: string, where: string, usage: unknown): ScriptedUsage {
+  if (!isRecord(usage)) fail(path, where, '"usage" must be an object');
+  const checked: ScriptedUsage = { input: 0, output: 0, costUsd: 0 };
+  for (const [field, value] of Object.entries(usage)) {
+    if (!(USAGE_FIELDS as readonly string[]).includes(field)) {
+      fail(path, where, `"usage.${field}" is not known (${USAGE_FIELDS.join(', ')})`);
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      fail(path, where, `"usage.${field}" must be a non-negative number`);
+    }
+    checked[field as keyof ScriptedUsage] = value;
+  }
+  return checked;
 }
 
 function fail(path: string, where: string, problem: string): never {
@@ -67,6 +92,7 @@ function checkAnswer(path: string, index: number, answer: unknown): ScriptedAnsw
   const checked: ScriptedAnswer = { content, stopReason: answer.stopReason as StopReason };
   if (typeof answer.errorMessage === 'string') checked.errorMessage = answer.errorMessage;
   if (typeof answer.delayMs === 'number') checked.delayMs = answer.delayMs;
+  if (answer.usage !== undefined) checked.usage = checkUsage(path, where, answer.usage);
   return checked;
 }
 

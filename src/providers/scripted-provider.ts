@@ -1,6 +1,19 @@
-import { emptyUsage, type AssistantMessage, type ModelRequest } from '../core/index.js';
+import { emptyUsage, type AssistantMessage, type ModelRequest, type Usage } from '../core/index.js';
 import type { ModelCallContext, ModelProvider } from './model-provider.js';
-import { loadModelScript } from './model-script.js';
+import { loadModelScript, type ScriptedUsage } from './model-script.js';
+
+/** The usage a scripted answer reports, in the provider's shape. */
+function usageOf(scripted: ScriptedUsage | undefined): Usage {
+  const usage = emptyUsage();
+  if (!scripted) return usage;
+  return {
+    ...usage,
+    input: scripted.input,
+    output: scripted.output,
+    totalTokens: scripted.input + scripted.output,
+    cost: { ...usage.cost, total: scripted.costUsd },
+  };
+}
 
 const HEARTBEAT_INTERVAL_MS = 1000;
 
@@ -60,6 +73,7 @@ export function scriptedProvider(path: string): ModelProvider {
         ...base,
         content: answer.content,
         stopReason: answer.stopReason,
+        usage: usageOf(answer.usage),
         timestamp: Date.now(),
       };
       if (answer.errorMessage !== undefined) message.errorMessage = answer.errorMessage;

@@ -1,6 +1,7 @@
 import { CancellationScope, CancelledFailure, patched, workflowInfo } from '@temporalio/workflow';
 import { runAgentLoop, userMessage, type AssistantMessage, type ToolSpec } from '../core/index.js';
 import { createActivityEffects } from './activity-effects.js';
+import { budgetSpentNow } from './budget-stop.js';
 import { installJobHandlers } from './job-handlers.js';
 import { checkJobInput, type CheckedJob } from './job-input-check.js';
 import { continueJobAsNew, waitForMessage } from './job-lifecycle.js';
@@ -39,7 +40,8 @@ async function runAgentJob(
   carried: CarriedState | undefined,
   { tools, beforeToolCall }: CheckedJob,
 ): Promise<AgentJobResult> {
-  const state = initialJobState(carried);
+  const state = initialJobState(carried, workflowInfo().startTime.getTime());
+  if (input.budget) state.budget = input.budget;
   // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
   const publish = startJobVisibility(input.batchId);
   const root = CancellationScope.current();
@@ -64,11 +66,14 @@ async function runAgentJob(
       const outcome = await runAgentLoop(prompts, state, config, effects, {
         resume,
         shouldPause: () => workflowInfo().continueAsNewSuggested,
+        // A spent budget ends the run at a turn boundary, before the next model call.
+        shouldStopBeforeTurn: () => budgetSpentNow(state),
       });
       if (outcome.paused) {
         await continueJobAsNew(input, state, progress, outcome.paused.pending, false);
       }
       if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
+      if (state.budgetExceeded) break;
     }
     idle = false;
     if (workflowInfo().continueAsNewSuggested) {
@@ -83,6 +88,8 @@ async function runAgentJob(
       input.keepOpenMs ?? 0,
     );
     if (!arrived) break;
+    // A message that arrives after the budget ran out starts no run: the job ends.
+    if (budgetSpentNow(state)) break;
     prompts = [...state.steering.splice(0), ...state.followUps.splice(0)];
     resume = false;
   }

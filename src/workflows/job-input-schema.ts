@@ -23,6 +23,17 @@ export const agentJobInputSchema = Type.Object(
     // Checked in depth by `parsePolicy`.
     policy: Type.Optional(Type.Object({ rules: Type.Array(Type.Unknown()) })),
     keepOpenMs: Type.Optional(Type.Integer({ minimum: 0 })),
+    budget: Type.Optional(
+      Type.Object(
+        {
+          maxTurns: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxCostUsd: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+          maxWallTimeMs: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     batchId: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_BATCH_ID_CHARS })),
     // Written by the job itself when it continues as new.
     carried: Type.Optional(Type.Object({})),
@@ -36,7 +47,7 @@ function describeProblem(error: ErrorObject): string {
   const path = error.instancePath.split('/').slice(1).join('.');
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-    return `${params.additionalProperty}: is not a known field`;
+    return `${path === '' ? '' : `${path}.`}${params.additionalProperty}: is not a known field`;
   }
   if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
     return `${params.missingProperty}: is required`;

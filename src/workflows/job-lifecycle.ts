@@ -44,6 +44,7 @@ export async function continueJobAsNew(
     lastSeq: state.lastSeq,
     usage: state.usage,
     runStart: state.runStart,
+    startedAt: state.startedAt,
     ...(idle ? { idle } : {}),
   };
   return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({ ...input, carried });

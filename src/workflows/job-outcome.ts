@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message } from '../core/index.js';
+import { budgetMessage, type BudgetExceeded } from './job-budget.js';
 import type { JobStatus } from './job-types.js';
 
 export type JobOutcomeStatus = 'completed' | 'failed' | 'cancelled';
@@ -10,6 +11,8 @@ export interface JobOutcome {
   text: string;
   /** Why it failed, for `failed`. */
   error?: string;
+  /** For a job its budget stopped (a `failed` one): which limit, used and max. */
+  budgetExceeded?: BudgetExceeded;
 }
 
 /** The text blocks of the last assistant message. */
@@ -24,7 +27,9 @@ export function finalText(messages: readonly Message[]): string {
 
 /**
  * The outcome of a run that returned: a run that ended on an error (a model call that failed for
- * good, a used-up script) failed; an aborted one was cancelled; any other completed.
+ * good, a used-up script) failed; an aborted one was cancelled; one its budget stopped failed,
+ * with `budgetExceeded` and an error naming the limit (`dar run` exits 3 for it); any other
+ * completed.
  */
 export function jobOutcome(status: JobStatus, messages: readonly Message[]): JobOutcome {
   const text = finalText(messages);
@@ -32,5 +37,9 @@ export function jobOutcome(status: JobStatus, messages: readonly Message[]): Job
     return { status: 'failed', text, error: status.errorMessage ?? 'run error' };
   }
   if (status.stopReason === 'aborted' || status.cancelled) return { status: 'cancelled', text };
+  if (status.budgetExceeded) {
+    const budgetExceeded = status.budgetExceeded;
+    return { status: 'failed', text, error: budgetMessage(budgetExceeded), budgetExceeded };
+  }
   return { status: 'completed', text };
 }

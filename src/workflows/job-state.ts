@@ -1,5 +1,6 @@
 import type { Message, Usage } from '../core/index.js';
 import { emptyUsage } from '../core/index.js';
+import type { BudgetExceeded, JobBudget } from './job-budget.js';
 import type { CarriedState, JobPhase, TranscriptPointer } from './job-types.js';
 
 /**
@@ -30,10 +31,19 @@ export interface JobState {
   lastSeq: number;
   /** Transcript position where the current run (agent_start .. agent_end) began. */
   runStart: number;
+  /** Workflow time (ms since the epoch) when the job's first run started. */
+  startedAt: number;
+  /** The job's budget (from its input), if any. */
+  budget?: JobBudget;
+  /** Set when the job's budget stopped it. */
+  budgetExceeded?: BudgetExceeded;
 }
 
-/** The state a run starts from: the carried state after continue-as-new, else an empty one. */
-export function initialJobState(carried: CarriedState | undefined): JobState {
+/**
+ * The state a run starts from: the carried state after continue-as-new, else an empty one.
+ * `runStartedAt` is this run's start, used as the job's when nothing was carried.
+ */
+export function initialJobState(carried: CarriedState | undefined, runStartedAt: number): JobState {
   const transcript = carried?.transcript ?? { head: null, count: 0 };
   return {
     messages: [],
@@ -47,6 +57,7 @@ export function initialJobState(carried: CarriedState | undefined): JobState {
     usage: carried?.usage ?? emptyUsage(),
     lastSeq: carried?.lastSeq ?? 0,
     runStart: carried?.runStart ?? 0,
+    startedAt: carried?.startedAt ?? runStartedAt,
   };
 }
 

@@ -20,5 +20,7 @@ export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
     cancelled,
     usage: state.usage,
     continuedAsNew: state.runs,
+    ...(state.budget ? { budget: state.budget, startedAt: state.startedAt } : {}),
+    ...(state.budgetExceeded ? { budgetExceeded: state.budgetExceeded } : {}),
   };
 }

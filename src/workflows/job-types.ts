@@ -1,5 +1,6 @@
 import type { AgentEvent, Message, ToolExecutionMode, Usage } from '../core/index.js';
 import type { Policy } from '../policy/policy-file.js';
+import type { BudgetExceeded, JobBudget } from './job-budget.js';
 import type { JobOutcome } from './job-outcome.js';
 import type { LegacyCarriedState } from './legacy/job-types.js';
 
@@ -20,6 +21,12 @@ export interface AgentJobInput {
    * follow-up or steering message, which starts a new run. Unset: the job closes at agent_end.
    */
   keepOpenMs?: number;
+  /**
+   * Limits on the whole job (across kept-open runs and continue-as-new). A reached limit ends
+   * the job at the next turn boundary, never during a tool body; the outcome is `failed` with
+   * `budgetExceeded` set.
+   */
+  budget?: JobBudget;
   /** The batch this job belongs to (`dar batch`); published as the `DarBatchId` search attribute. */
   batchId?: string;
   /** Set by the job itself when it continues as new; users leave it out. */
@@ -56,6 +63,8 @@ export interface CarriedState {
   runStart: number;
   /** The job was waiting for a message (kept open) when it continued as new. */
   idle?: boolean;
+  /** Workflow time (ms since the epoch) when the job's first run started; for the wall-time budget. */
+  startedAt?: number;
 }
 
 export type SequencedEvent = AgentEvent & { seq: number };
@@ -75,6 +84,11 @@ export interface JobStatus {
   usage: Usage;
   /** How many times the job continued as new. */
   continuedAsNew: number;
+  /** The job's budget, when it has one; with `startedAt` (ms since the epoch) for wall time. */
+  budget?: JobBudget;
+  startedAt?: number;
+  /** Set when the budget stopped the job. */
+  budgetExceeded?: BudgetExceeded;
 }
 
 /**

@@ -65,6 +65,21 @@ const runMistakes: Array<[string, string[], RegExp]> = [
     /^dar run: Policy file \S*backreference-policy\.json: Invalid policy: rules\[0\]\.pattern \(rule for tool "bash"\): .*backreferences and lookaround are not supported$/,
   ],
   [
+    'budget: --max-turns that is not a whole number',
+    ['--model', demoScript, '--max-turns', '2.5'],
+    /^dar run: --max-turns must be a whole number of at least 1, not "2\.5"$/,
+  ],
+  [
+    'budget: --max-time without a unit',
+    ['--model', demoScript, '--max-time', '30'],
+    /^dar run: --max-time must be a duration such as 90s, 30m or 2h, not "30"$/,
+  ],
+  [
+    'budget: --max-cost that is not positive',
+    ['--model', demoScript, '--max-cost', '0'],
+    /^dar run: --max-cost must be a positive amount in US dollars, not "0"$/,
+  ],
+  [
     'nonexistent workspace',
     ['--model', demoScript, '--workspace', join(root, 'no-such-folder')],
     /^dar run: Workspace \S*no-such-folder does not exist$/,

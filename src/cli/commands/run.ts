@@ -3,23 +3,36 @@ import { AgentJob, getJob, startJob } from '../../client/job-client.js';
 import { jobEnding } from '../../client/job-ending.js';
 import type { JobStore } from '../../store/job-store.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
+import type { JobOutcome } from '../../workflows/job-outcome.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { createEventPrinter } from '../event-format.js';
+import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
-import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
+import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 export const runUsage =
   'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
   '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
-  '[--system-prompt TEXT] [--state-dir DIR]';
+  '[--system-prompt TEXT] [--max-turns N] [--max-tokens N] [--max-cost USD] ' +
+  '[--max-time DURATION] [--state-dir DIR]';
 
-/** The exit code for a closed job: 0 completed, 1 failed, 130 cancelled. */
-export async function exitCodeOf(job: AgentJob): Promise<number> {
-  const { status } = await jobEnding(job);
+/** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
+export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
   if (status === 'cancelled') return EXIT_CANCELLED;
+  if (budgetExceeded) return EXIT_BUDGET;
   return status === 'failed' ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * The exit code for a closed job (see {@link exitCodeFor}). A budget stop is said on stderr: the
+ * events alone end like a normal run's.
+ */
+export async function exitCodeOf(job: AgentJob): Promise<number> {
+  const ending = await jobEnding(job);
+  if (ending.budgetExceeded && ending.error) process.stderr.write(`${ending.error}\n`);
+  return exitCodeFor(ending);
 }
 
 async function startOrAttach(
@@ -57,6 +70,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       detach: { type: 'boolean' },
       'state-dir': { type: 'string' },
+      'max-turns': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-cost': { type: 'string' },
+      'max-time': { type: 'string' },
     },
     { min: 1, max: 1, names: 'one "<prompt>"' },
   );
@@ -69,6 +86,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     policy: values.policy,
     toolExecution: values['tool-execution'],
     systemPrompt: values['system-prompt'],
+    budget: parseBudgetFlags({
+      maxTurns: values['max-turns'],
+      maxTokens: values['max-tokens'],
+      maxCost: values['max-cost'],
+      maxTime: values['max-time'],
+    }),
   });
 
   const connection = await openConnection(values['state-dir']);

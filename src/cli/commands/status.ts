@@ -1,3 +1,4 @@
+import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
 import { existingJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
@@ -30,6 +31,12 @@ export async function statusCommand(argv: string[]): Promise<number> {
       `tokens:     ${status.usage.input} in, ${status.usage.output} out, ${status.usage.totalTokens} total`,
       `cost:       $${status.usage.cost.total.toFixed(4)}`,
     ];
+    // Wall time runs from the job's start to its close (or to now, while it runs).
+    const end = description.closeTime?.getTime() ?? Date.now();
+    const budget = budgetUsageLine(status, end - (status.startedAt ?? end));
+    if (budget) lines.push(`budget:     ${budget}`);
+    const budgetStop = budgetStopLine(status);
+    if (budgetStop) lines.push(`stopped by: ${budgetStop}`);
     if (status.stopReason) lines.push(`stopped:    ${status.stopReason}`);
     if (status.errorMessage) lines.push(`error:      ${status.errorMessage}`);
     if (status.continuedAsNew > 0)

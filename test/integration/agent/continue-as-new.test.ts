@@ -46,3 +46,29 @@ test('a long job continues as new: transcript, queues and event numbering carry 
   expect(events.filter((event) => event.type === 'turn_start')).toHaveLength(turns + 1);
   expect(events.filter((event) => event.type === 'turn_end')).toHaveLength(turns + 1);
 });
+
+test('R20: a budget holds across continue-as-new: turns count on, wall time from the first run', async () => {
+  const folder = temporaryFolder();
+  const answers = Array.from({ length: 12 }, (_, index) => ({
+    stopReason: 'toolUse' as const,
+    content: [toolCall(`call-${index}`, 'bash', { command: `echo turn ${index}` })],
+  }));
+  const model = scriptedModel(folder, answers);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, budget: { maxTurns: 8, maxWallTimeMs: 600_000 } }),
+  );
+  const result = await job.result();
+  expect(result.status.continuedAsNew).toBeGreaterThan(0);
+  expect(result.status.budgetExceeded).toEqual({ limit: 'turns', used: 8, max: 8 });
+  expect(result.outcome).toMatchObject({
+    status: 'failed',
+    error: 'Budget exceeded: turns 8 of 8',
+  });
+  expect(result.status.modelCalls).toBe(8);
+  // The start time was carried: it is the first run's, earlier than the last run's start.
+  const lastRunStart = (await job.handle.describe()).startTime.getTime();
+  expect(result.status.startedAt).toBeLessThan(lastRunStart);
+  const events = await job.events(0, 100_000);
+  expect(events.at(-1)?.type).toBe('agent_end');
+});

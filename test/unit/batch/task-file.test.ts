@@ -128,3 +128,28 @@ test('the batch id is a stable hash of path and contents; task workflow ids deri
   expect(checkBatchId('nightly-2024.05', '--batch-id')).toBe('nightly-2024.05');
   expect(() => checkBatchId("x' OR 'a'='a", '--batch')).toThrow(UsageError);
 });
+
+test('a line may carry a budget, checked like the job input: bad limits name the line', () => {
+  const { file } = batchFolder();
+  const good = { prompt: 'p', model: 'scripted:scripts/one.json' };
+  const [task] = parseBatchFile(
+    file,
+    lines({ ...good, budget: { maxTurns: 4, maxCostUsd: 0.5 } }),
+    {},
+  );
+  expect(task?.input.budget).toEqual({ maxTurns: 4, maxCostUsd: 0.5 });
+  const message = problems(() =>
+    parseBatchFile(
+      file,
+      lines(
+        { ...good, budget: { maxTurns: 0 } },
+        { ...good, budget: { maxTime: '30m' } },
+        { ...good, budget: 5 },
+      ),
+      {},
+    ),
+  );
+  expect(message).toContain('line 1: Bad job input: budget.maxTurns: must be >= 1');
+  expect(message).toContain('line 2: Bad job input: budget.maxTime: is not a known field');
+  expect(message).toContain('line 3: "budget" must be an object');
+});
