@@ -1,28 +1,14 @@
 import type { AgentEvent, Message, ToolExecutionResult, ToolResultMessage } from '../core/index.js';
-import type { JsonValue, ObjectRef } from '../store/references.js';
+import type { JsonValue } from '../store/references.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
-import { hydrateMessage, loadTranscript, type ReadObject } from './transcript-nodes.js';
+import {
+  hydrateMessage,
+  loadTranscript,
+  withStoredContent,
+  type ReadObject,
+} from './transcript-nodes.js';
 
 type StoredEventBody = Record<string, unknown> & { type: string };
-
-async function hydrateResult(
-  read: ReadObject,
-  result: ToolExecutionResult,
-): Promise<ToolExecutionResult> {
-  if (result.contentRef === undefined) return result;
-  const { contentRef, ...rest } = result;
-  const stored = (await read(contentRef as ObjectRef)) as unknown as {
-    content: ToolExecutionResult['content'];
-    details?: unknown;
-  };
-  return {
-    ...rest,
-    content: rest.content.length > 0 ? rest.content : stored.content,
-    ...(rest.details === undefined && stored.details !== null && stored.details !== undefined
-      ? { details: stored.details }
-      : {}),
-  };
-}
 
 /**
  * An event as the job store holds it, made whole for a reader: messages and tool results by
@@ -58,7 +44,7 @@ export async function hydrateEvent(
     case 'tool_execution_end':
       return {
         ...body,
-        result: await hydrateResult(read, body.result as ToolExecutionResult),
+        result: await withStoredContent(read, body.result as ToolExecutionResult),
         seq,
       } as SequencedEvent;
     case 'agent_end': {

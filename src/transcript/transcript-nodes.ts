@@ -58,28 +58,34 @@ export function thinAssistantMessage(message: AssistantMessage, ref: string): As
 
 export type ReadObject = (ref: ObjectRef) => Promise<JsonValue>;
 
+/**
+ * A tool result (message or body result) with its stored content and details read back. Set
+ * inline values win: they are an `afterToolCall` override. Without `contentRef`, as it is.
+ */
+export async function withStoredContent<
+  Result extends { content: ToolResultMessage['content']; details?: unknown; contentRef?: string },
+>(read: ReadObject, result: Result): Promise<Result> {
+  if (result.contentRef === undefined) return result;
+  const { contentRef, ...rest } = result;
+  const stored = (await read(contentRef as ObjectRef)) as unknown as {
+    content: ToolResultMessage['content'];
+    details?: unknown;
+  };
+  const details = rest.details ?? stored.details ?? undefined;
+  return {
+    ...rest,
+    content: rest.content.length > 0 ? rest.content : stored.content,
+    ...(details === undefined || details === null ? {} : { details }),
+  } as unknown as Result;
+}
+
 /** A message as a reader wants it: whole, with its stored content. */
 export async function hydrateMessage(read: ReadObject, message: TranscriptEntry): Promise<Message> {
   if (!('role' in message)) return (await read(message.ref as ObjectRef)) as unknown as Message;
   if (message.role === 'assistant' && message.ref !== undefined) {
     return (await read(message.ref as ObjectRef)) as unknown as Message;
   }
-  if (message.role === 'toolResult' && message.contentRef !== undefined) {
-    const { contentRef, ...rest } = message;
-    const stored = (await read(contentRef as ObjectRef)) as unknown as {
-      content: ToolResultMessage['content'];
-      details?: unknown;
-    };
-    return {
-      ...rest,
-      content: rest.content.length > 0 ? rest.content : stored.content,
-      ...(rest.details !== undefined
-        ? {}
-        : stored.details === undefined || stored.details === null
-          ? {}
-          : { details: stored.details }),
-    };
-  }
+  if (message.role === 'toolResult') return withStoredContent(read, message);
   return message;
 }
 

@@ -1,13 +1,8 @@
 import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
-import {
-  OPERATION_ABORTED,
-  addUsage,
-  emptyUsage,
-  type AgentLoopEffects,
-  type AssistantMessage,
-} from '../core/index.js';
+import { OPERATION_ABORTED, addUsage, type AgentLoopEffects } from '../core/index.js';
 import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
+import { failedAssistantMessage } from './failed-assistant-message.js';
 import { failureMessage } from './failure-message.js';
 import { toolFailureMessage } from './tool-failure-message.js';
 import { advanceTranscript, unstoredMessages, type JobState } from './job-state.js';
@@ -16,17 +11,6 @@ import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
 
 const { callModelWithStore } = proxyActivities<AgentActivities>(modelActivityOptions);
-
-function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [],
-    usage: emptyUsage(),
-    stopReason,
-    errorMessage: text,
-    timestamp: Date.now(),
-  };
-}
 
 export interface ActivityEffectsOptions {
   input: AgentJobInput;

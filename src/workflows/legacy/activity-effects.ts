@@ -2,13 +2,12 @@ import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workf
 import type { AgentActivities } from '../../activities/index.js';
 import {
   OPERATION_ABORTED,
-  emptyUsage,
   modelRequestSizeError,
   type AgentLoopEffects,
-  type AssistantMessage,
 } from '../../core/index.js';
 import { modelActivityOptions, toolActivityOptions } from '../activity-options.js';
 import type { EventLog } from './event-log.js';
+import { failedAssistantMessage } from '../failed-assistant-message.js';
 import { failureMessage } from '../failure-message.js';
 import { toolFailureMessage } from '../tool-failure-message.js';
 import type { JobState } from './job-state.js';
@@ -16,17 +15,6 @@ import type { LegacyJobInput as AgentJobInput } from './job-types.js';
 import type { PublishJobState } from '../job-visibility.js';
 
 const { callModel } = proxyActivities<AgentActivities>(modelActivityOptions);
-
-function failedAssistantMessage(stopReason: 'error' | 'aborted', text: string): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [],
-    usage: emptyUsage(),
-    stopReason,
-    errorMessage: text,
-    timestamp: Date.now(),
-  };
-}
 
 export interface ActivityEffectsOptions {
   input: AgentJobInput;

@@ -1,23 +1,8 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  isCancellation,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew } from '@temporalio/workflow';
 import type { Message } from '../../core/index.js';
 import type { EventLog } from './event-log.js';
 import type { JobState } from './job-state.js';
 import type { LegacyJobInput as AgentJobInput } from './job-types.js';
-
-/** Waits for `ready` up to `timeoutMs`; false on timeout or when the job is cancelled. */
-export async function waitForMessage(ready: () => boolean, timeoutMs: number): Promise<boolean> {
-  try {
-    return await condition(ready, timeoutMs);
-  } catch (error) {
-    if (isCancellation(error)) return false;
-    throw error;
-  }
-}
 
 /**
  * Hands the job to a fresh run before its history grows too large: the state goes into the
@@ -46,3 +31,5 @@ export async function continueJobAsNew(
     },
   });
 }
+
+export { waitForMessage } from '../job-lifecycle.js';
