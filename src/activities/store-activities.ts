@@ -14,8 +14,9 @@ import {
   loadTranscript,
   thinAssistantMessage,
 } from '../transcript/transcript-nodes.js';
-import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
+import type { TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
+import { progressWriterFor, type ProgressWrite } from './progress-writer.js';
 import type { ExecuteToolInput } from './execute-tool.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 
@@ -48,36 +49,14 @@ export interface ExecuteToolWithStoreInput extends ExecuteToolInput {
   jobId: string;
 }
 
-export interface RecordProgressInput {
-  jobId: string;
-  events: { seq: number; event: unknown }[];
-  status: JobStatus;
-  transcript: TranscriptInput;
-}
+/** A durable write of a job's progress (the progress recorder's local activity). */
+export type RecordProgressInput = ProgressWrite;
 
 export interface RecordProgressResult {
   transcript: TranscriptPointer;
 }
 
-/** Store record namespace of each job's latest status (key: the workflow id). */
-export const JOB_STATUS_RECORD = 'job-status';
-
-/** A job's status as stored: the status query's answer and where the transcript is. */
-export type StoredJobStatus = JobStatus & { transcript: TranscriptPointer };
-
-interface AgentJobRangeEvent {
-  type: 'agent_end';
-  messagesRange: { start: number; end: number; head?: string | null };
-}
-
-function isAgentEndRange(event: unknown): event is AgentJobRangeEvent {
-  return (
-    typeof event === 'object' &&
-    event !== null &&
-    (event as { type?: unknown }).type === 'agent_end' &&
-    'messagesRange' in event
-  );
-}
+export { JOB_STATUS_RECORD, type StoredJobStatus } from './progress-writer.js';
 
 /**
  * The activities that move a job's data through the job store. The workflow sends and receives
@@ -144,25 +123,10 @@ export function makeRecordProgress(store: JobStore) {
    * its input never enters history). Idempotent: run again with the same input, it stores
    * nothing new. A store outage fails it as retryable; the workflow retries it with backoff.
    */
+  const writer = progressWriterFor(store);
   return async function recordProgress(input: RecordProgressInput): Promise<RecordProgressResult> {
     try {
-      const transcript = await appendToTranscript(
-        store,
-        input.transcript.pointer,
-        input.transcript.unstored,
-      );
-      const events = input.events.map(({ seq, event }) =>
-        isAgentEndRange(event)
-          ? {
-              seq,
-              event: { ...event, messagesRange: { ...event.messagesRange, head: transcript.head } },
-            }
-          : { seq, event },
-      );
-      if (events.length > 0) await store.appendEvents(input.jobId, events);
-      const status: StoredJobStatus = { ...input.status, transcript };
-      await store.putRecord(JOB_STATUS_RECORD, input.jobId, status);
-      return { transcript };
+      return { transcript: await writer.write(input) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (isRetryableStoreError(error)) {

@@ -1,4 +1,5 @@
 import type {
+  AppendEventsOptions,
   EventToAppend,
   JsonValue,
   ObjectRef,
@@ -43,9 +44,13 @@ export interface JobStore {
    * activity can append its batch again; a seq stored with different content rejects with
    * `EventConflict` (the other events of the batch may be stored). Seqs are positive integers
    * numbered without gaps (1, 2, 3 ...); see `followEvents` for writers that finish out of
-   * order.
+   * order. With `options.replace`, a differing seq is overwritten instead (the last writer wins).
    */
-  appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void>;
+  appendEvents(
+    jobId: string,
+    events: readonly EventToAppend[],
+    options?: AppendEventsOptions,
+  ): Promise<void>;
 
   /**
    * A page of a job's events above `afterSeq`, in seq order, bounded by `limit` events and by

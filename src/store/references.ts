@@ -23,6 +23,16 @@ export interface EventToAppend {
   event: unknown;
 }
 
+/** How `appendEvents` treats a seq that is stored already. */
+export interface AppendEventsOptions {
+  /**
+   * Replace a stored seq whose content differs instead of rejecting with `EventConflict`. For
+   * the job's own progress writer only: a workflow task that failed after writing its events
+   * is run again, and the run that history keeps decides what each seq holds.
+   */
+  replace?: boolean;
+}
+
 /** One stored event. */
 export interface StoredEvent {
   seq: number;

@@ -6,6 +6,7 @@ import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-jour
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { progressSinks } from './progress-sink.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
@@ -67,6 +68,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     ...workflowCode(options.workflowsPath),
     activities,
+    sinks: progressSinks(options.store),
     // Heartbeats carry cancellation to running activities; by default the SDK sends them at
     // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
     maxHeartbeatThrottleInterval: '1 second',

@@ -40,6 +40,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       state.phase = 'model';
       state.modelCalls += 1;
       publish(state.phase, state.modelCalls);
+      progress.statusChanged();
       try {
         const answer = await callModelWithStore({
           jobId,
@@ -62,6 +63,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
     async executeTool(call) {
       state.phase = 'tools';
       publish(state.phase, state.modelCalls);
+      progress.statusChanged();
       const { executeToolWithStore } = proxyActivities<AgentActivities>(
         toolActivityOptions(call.tool),
       );

@@ -13,7 +13,8 @@ import { startJobVisibility } from './job-visibility.js';
 import { JOB_STORE_PATCH } from './job-store-patch.js';
 import { runLegacyAgentJob } from './legacy/agent-workflow.js';
 import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js';
-import { createProgressRecorder } from './progress-recorder.js';
+import { createLocalActivityRecorder, createSinkRecorder } from './progress-recorder.js';
+import { PROGRESS_SINK_PATCH } from './progress-sink.js';
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
@@ -46,7 +47,10 @@ async function runAgentJob(
   const publish = startJobVisibility(input.batchId);
   const root = CancellationScope.current();
   const isAborted = () => root.consideredCancelled;
-  const progress = createProgressRecorder(state, () => jobStatus(state, isAborted()));
+  const statusOf = () => jobStatus(state, isAborted());
+  const progress = patched(PROGRESS_SINK_PATCH)
+    ? createSinkRecorder(state, statusOf)
+    : createLocalActivityRecorder(state, statusOf);
 
   installJobHandlers(state, isAborted);
   const effects = createActivityEffects({ input, state, progress, publish, isAborted });

@@ -2,6 +2,7 @@ import {
   ActivityCancellationType,
   CancellationScope,
   proxyLocalActivities,
+  proxySinks,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
@@ -9,6 +10,7 @@ import type { AgentEvent } from '../core/index.js';
 import type { JobState } from './job-state.js';
 import { advanceTranscript, transcriptLength, unstoredMessages } from './job-state.js';
 import type { JobStatus } from './job-types.js';
+import type { ProgressSinks } from './progress-sink.js';
 
 /**
  * The job's events and status go to the job store through a local activity: its input never
@@ -30,6 +32,8 @@ export interface ProgressRecorder {
   record(event: AgentEvent): void;
   /** Resolves when every event recorded so far, and the transcript, are in the store. */
   flush(): Promise<void>;
+  /** The job's phase changed without an event: the stored status should follow soon. */
+  statusChanged(): void;
 }
 
 /**
@@ -45,7 +49,11 @@ function storedForm(event: AgentEvent, state: JobState): unknown {
   };
 }
 
-export function createProgressRecorder(
+/**
+ * The recorder of runs recorded before the progress sink: one local activity per burst of
+ * events, each holding its workflow task open until it is written. Kept for their replay.
+ */
+export function createLocalActivityRecorder(
   state: JobState,
   statusOf: () => JobStatus,
 ): ProgressRecorder {
@@ -85,5 +93,111 @@ export function createProgressRecorder(
       chain = chain.then(() => write(true));
       return chain;
     },
+    statusChanged() {
+      // Recorded histories hold no write for it: the status follows with the next events.
+    },
   };
+}
+
+/** A durable write at least every this many turns, so a crash loses no more from the stream. */
+const DURABLE_EVERY_TURNS = 10;
+/** ... or once this many events wait for one (they are held in workflow memory until then). */
+const DURABLE_AT_EVENTS = 200;
+
+/**
+ * The recorder: events and status leave through a sink as they happen (no local activity, so
+ * the workflow task is not held open and a turn costs what its activities cost), and are
+ * written again, durably, by a local activity every few turns, when the job waits, ends or
+ * continues as new. A sink write is lost when the worker dies before making it, and sink
+ * calls are not repeated on replay; the durable write repeats every event since the last one,
+ * so the stream is whole whatever happens. Events wait in memory until written durably.
+ *
+ * `agent_end` refers to transcript positions that only the durable write (which stores the
+ * transcript) can fill in: the sink stops before it, and the run's end flushes.
+ */
+export function createSinkRecorder(state: JobState, statusOf: () => JobStatus): ProgressRecorder {
+  const jobId = workflowInfo().workflowId;
+  const { jobProgress } = proxySinks<ProgressSinks>();
+  /** Events not yet written durably, in seq order. */
+  let pending: { seq: number; event: unknown }[] = [];
+  /** The last seq handed to the sink (or written durably). */
+  let sentUpTo = state.lastSeq;
+  let turnsSinceDurable = 0;
+  let sendScheduled = false;
+  let statusStale = false;
+  let chain: Promise<void> = Promise.resolve();
+
+  const writeDurably = async (always: boolean): Promise<void> => {
+    // A copy: events recorded while the write runs wait for the next one.
+    const events = pending.slice();
+    const unstored = unstoredMessages(state);
+    if (!always && events.length === 0 && unstored.length === 0) return;
+    const written = await CancellationScope.nonCancellable(() =>
+      recordProgress({
+        jobId,
+        events,
+        status: statusOf(),
+        transcript: { pointer: state.transcript, unstored },
+      }),
+    );
+    advanceTranscript(state, written.transcript);
+    const upTo = events.at(-1)?.seq ?? 0;
+    pending = pending.filter((entry) => entry.seq > upTo);
+    sentUpTo = Math.max(sentUpTo, upTo);
+  };
+
+  const sendSoon = (): void => {
+    sendScheduled = false;
+    // A replayed activation's sink calls are dropped: what it recorded goes out with the
+    // first live one (or the next durable write).
+    if (workflowInfo().unsafe.isReplaying) return;
+    const events: { seq: number; event: unknown }[] = [];
+    for (const entry of pending) {
+      if (entry.seq <= sentUpTo) continue;
+      if (isRunEnd(entry.event)) break;
+      events.push(entry);
+    }
+    if (events.length === 0 && !statusStale) return;
+    statusStale = false;
+    jobProgress.write({
+      jobId,
+      events,
+      status: statusOf(),
+      transcript: { pointer: state.transcript, unstored: [] },
+    });
+    sentUpTo = events.at(-1)?.seq ?? sentUpTo;
+  };
+
+  const scheduleSend = (): void => {
+    if (sendScheduled) return;
+    // Sent after this activation's other events are recorded: one write for a burst.
+    sendScheduled = true;
+    void Promise.resolve().then(sendSoon);
+  };
+
+  return {
+    record(event) {
+      state.lastSeq += 1;
+      pending.push({ seq: state.lastSeq, event: storedForm(event, state) });
+      if (event.type === 'turn_end') turnsSinceDurable += 1;
+      if (turnsSinceDurable >= DURABLE_EVERY_TURNS || pending.length >= DURABLE_AT_EVENTS) {
+        turnsSinceDurable = 0;
+        chain = chain.then(() => writeDurably(false));
+      }
+      scheduleSend();
+    },
+    flush() {
+      turnsSinceDurable = 0;
+      chain = chain.then(() => writeDurably(true));
+      return chain;
+    },
+    statusChanged() {
+      statusStale = true;
+      scheduleSend();
+    },
+  };
+}
+
+function isRunEnd(event: unknown): boolean {
+  return (event as { type?: unknown }).type === 'agent_end';
 }

@@ -183,6 +183,21 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       expect(await store.readEvents('job-a')).toEqual([event(1), event(2)]);
     });
 
+    test('with replace, a differing stored seq is overwritten and the rest appended', async () => {
+      await store.appendEvents('job-a', [event(1), event(2)]);
+      await store.appendEvents('job-a', [event(2, { text: 'rerun' }), event(3)], {
+        replace: true,
+      });
+      // The same content again is still a no-op.
+      await store.appendEvents('job-a', [event(1)], { replace: true });
+      expect(await store.readEvents('job-a')).toEqual([
+        event(1),
+        event(2, { text: 'rerun' }),
+        event(3),
+      ]);
+      expect(await store.lastSeq('job-a')).toBe(3);
+    });
+
     test('seqs must be positive integers', async () => {
       for (const seq of [0, -1, 1.5, NaN]) {
         await expect(store.appendEvents('job-a', [event(seq)])).rejects.toThrow('seq');

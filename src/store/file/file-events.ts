@@ -1,4 +1,4 @@
-import { link, mkdir, readdir, readFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapWithConcurrency } from '../concurrency.js';
 import { sha256Hex } from '../object-ref.js';
@@ -10,7 +10,13 @@ import {
   type PreparedEvent,
 } from '../store-arguments.js';
 import { EventConflict, StoreCorruptionError } from '../store-errors.js';
-import type { EventToAppend, JsonValue, ReadEventsOptions, StoredEvent } from '../references.js';
+import type {
+  AppendEventsOptions,
+  EventToAppend,
+  JsonValue,
+  ReadEventsOptions,
+  StoredEvent,
+} from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
 import { removeQuietly, writeTemporaryFile } from './file-writes.js';
 
@@ -29,7 +35,8 @@ const READ_AHEAD = 64;
  * to its final name. `link` is atomic and fails when the name exists, so (a) a crash leaves a
  * whole event or none, never half of one, (b) of two writers of one seq exactly one wins, and
  * the other compares contents (same: a retry, nothing to do; different: `EventConflict`),
- * also across processes, without locks. An append-only log file would need a lock and a
+ * also across processes, without locks. (With `replace`, a differing event is renamed over
+ * instead: also atomic, and the last writer wins.) An append-only log file would need a lock and a
  * repair of torn tails. The seqs are grouped by thousands, so that paging lists one small
  * folder rather than a folder of tens of thousands of files; a gap in the seqs costs nothing.
  */
@@ -39,7 +46,11 @@ export class FileEvents {
     private readonly flush: boolean,
   ) {}
 
-  async append(jobId: string, events: readonly EventToAppend[]): Promise<void> {
+  async append(
+    jobId: string,
+    events: readonly EventToAppend[],
+    options: AppendEventsOptions = {},
+  ): Promise<void> {
     const prepared = prepareEvents(jobId, events);
     const jobFolder = this.jobFolder(jobId);
     try {
@@ -48,11 +59,20 @@ export class FileEvents {
       const stored = new Set<number>();
       for (const folder of folders) (await listSeqs(folder)).forEach((seq) => stored.add(seq));
       const missing: PreparedEvent[] = [];
+      const differing: PreparedEvent[] = [];
       for (const event of prepared) {
         if (!stored.has(event.seq)) missing.push(event);
         else if (!sameEvent(await readFile(eventPath(jobFolder, event.seq), 'utf8'), event)) {
-          throw new EventConflict(jobId, event.seq);
+          if (!options.replace) throw new EventConflict(jobId, event.seq);
+          differing.push(event);
         }
+      }
+      for (const event of differing) {
+        const folder = seqFolder(jobFolder, event.seq);
+        await rename(
+          await writeTemporaryFile(folder, event.text, this.flush),
+          eventPath(jobFolder, event.seq),
+        );
       }
       for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
         await mkdir(folder, { recursive: true });
@@ -64,7 +84,7 @@ export class FileEvents {
       );
       try {
         for (const [index, event] of missing.entries()) {
-          await linkOrCompare(jobId, event, temporaries[index] as string, jobFolder);
+          await linkOrCompare(jobId, event, temporaries[index] as string, jobFolder, options);
         }
       } finally {
         await Promise.all(temporaries.map(removeQuietly));
@@ -133,6 +153,7 @@ async function linkOrCompare(
   event: PreparedEvent,
   temporary: string,
   jobFolder: string,
+  options: AppendEventsOptions,
 ): Promise<void> {
   const path = eventPath(jobFolder, event.seq);
   try {
@@ -140,7 +161,9 @@ async function linkOrCompare(
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error;
     // Another writer got there first (a retry running beside its first attempt).
-    if (!sameEvent(await readFile(path, 'utf8'), event)) throw new EventConflict(jobId, event.seq);
+    if (sameEvent(await readFile(path, 'utf8'), event)) return;
+    if (!options.replace) throw new EventConflict(jobId, event.seq);
+    await rename(temporary, path);
   }
 }
 

@@ -6,6 +6,7 @@ import type { JobStore } from '../job-store.js';
 import { checkJobId, checkRef } from '../store-arguments.js';
 import { JobStoreError } from '../store-errors.js';
 import type {
+  AppendEventsOptions,
   EventToAppend,
   JsonValue,
   ObjectRef,
@@ -85,9 +86,13 @@ export class FileJobStore implements JobStore {
     return mapWithConcurrency(refs, FILE_CONCURRENCY, (ref) => this.objects.get(ref));
   }
 
-  async appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void> {
+  async appendEvents(
+    jobId: string,
+    events: readonly EventToAppend[],
+    options?: AppendEventsOptions,
+  ): Promise<void> {
     this.checkOpen();
-    return this.events.append(jobId, events);
+    return this.events.append(jobId, events, options);
   }
 
   async readEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {

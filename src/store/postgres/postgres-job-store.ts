@@ -10,6 +10,7 @@ import {
   eventPageBounds,
   prepareEvents,
   sameEvent,
+  type PreparedEvent,
 } from '../store-arguments.js';
 import {
   EventConflict,
@@ -18,6 +19,7 @@ import {
   StoreCorruptionError,
 } from '../store-errors.js';
 import type {
+  AppendEventsOptions,
   EventToAppend,
   JsonValue,
   ObjectRef,
@@ -148,7 +150,11 @@ export class PostgresJobStore implements JobStore {
     return refs.map((ref) => JSON.parse(bodies.get(ref) as string) as JsonValue);
   }
 
-  async appendEvents(jobId: string, events: readonly EventToAppend[]): Promise<void> {
+  async appendEvents(
+    jobId: string,
+    events: readonly EventToAppend[],
+    options: AppendEventsOptions = {},
+  ): Promise<void> {
     const prepared = prepareEvents(jobId, events);
     for (const slice of statementSlices(prepared)) {
       // Followers listening on the channel hear of the new rows (sent at commit, once per job).
@@ -177,12 +183,30 @@ export class PostgresJobStore implements JobStore {
         [jobId, existing.map((event) => event.seq)],
       );
       const bodies = new Map(stored.rows.map((row) => [Number(row.seq), row.body]));
+      const differing: PreparedEvent[] = [];
       for (const event of existing) {
         const body = bodies.get(event.seq);
-        if (body === undefined || !sameEvent(body, event))
-          throw new EventConflict(jobId, event.seq);
+        if (body !== undefined && sameEvent(body, event)) continue;
+        if (!options.replace) throw new EventConflict(jobId, event.seq);
+        differing.push(event);
       }
+      if (differing.length > 0) await this.replaceEvents(jobId, differing);
     }
+  }
+
+  /** Overwrites stored events (the progress writer's `replace`); followers are told. */
+  private async replaceEvents(jobId: string, events: readonly PreparedEvent[]): Promise<void> {
+    for (const event of events) {
+      await this.query(
+        'replace event',
+        `INSERT INTO dar_store_events (job_id, seq, body, size_bytes) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (job_id, seq) DO UPDATE SET body = excluded.body, size_bytes = excluded.size_bytes`,
+        [jobId, event.seq, event.text, event.bytes],
+      );
+    }
+    await this.query('notify followers', `SELECT pg_notify('${EVENTS_CHANNEL}', $1)`, [
+      sha256Hex(jobId),
+    ]);
   }
 
   async readEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {

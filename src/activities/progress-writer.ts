@@ -1,0 +1,125 @@
+import type { JobStore } from '../store/job-store.js';
+import { appendToTranscript } from '../transcript/transcript-nodes.js';
+import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
+import type { TranscriptInput } from './store-activities.js';
+
+/** Store record namespace of each job's latest status (key: the workflow id). */
+export const JOB_STATUS_RECORD = 'job-status';
+
+/** A job's status as stored: the status query's answer and where the transcript is. */
+export type StoredJobStatus = JobStatus & { transcript: TranscriptPointer };
+
+/** One write of a job's progress: new events, its status and, optionally, unstored messages. */
+export interface ProgressWrite {
+  jobId: string;
+  events: { seq: number; event: unknown }[];
+  status: JobStatus;
+  /**
+   * The transcript as the workflow knows it. With `unstored` messages they are appended first;
+   * the status record points at the result.
+   */
+  transcript: TranscriptInput;
+}
+
+interface AgentJobRangeEvent {
+  type: 'agent_end';
+  messagesRange: { start: number; end: number; head?: string | null };
+}
+
+function isAgentEndRange(event: unknown): event is AgentJobRangeEvent {
+  return (
+    typeof event === 'object' &&
+    event !== null &&
+    (event as { type?: unknown }).type === 'agent_end' &&
+    'messagesRange' in event
+  );
+}
+
+export interface ProgressWriter {
+  /**
+   * Writes after every write of the same job handed to this writer before it, so a job's
+   * events and status land in the order its workflow produced them. Resolves with the stored
+   * transcript's pointer. Idempotent; a seq that holds other content is replaced (a workflow
+   * task that failed after its events were written runs again, and its new run decides).
+   */
+  write(progress: ProgressWrite): Promise<TranscriptPointer>;
+  /**
+   * `write` without waiting, for progress that a later durable `write` repeats: resolves at
+   * once and never rejects (`onError` hears of a failure). After a failure, the job's next
+   * `writeSoon` calls are skipped until a `write` succeeds, so readers never see a later event
+   * stored before an earlier one that failed.
+   */
+  writeSoon(progress: ProgressWrite, onError: (error: unknown) => void): void;
+}
+
+const writers = new WeakMap<JobStore, ProgressWriter>();
+
+/**
+ * The one progress writer of a store in this process: the workflow's fire-and-forget writes
+ * (a sink) and its durable flushes (a local activity) share it, and so share its order.
+ */
+export function progressWriterFor(store: JobStore): ProgressWriter {
+  let writer = writers.get(store);
+  if (!writer) {
+    writer = createProgressWriter(store);
+    writers.set(store, writer);
+  }
+  return writer;
+}
+
+function createProgressWriter(store: JobStore): ProgressWriter {
+  const tails = new Map<string, Promise<unknown>>();
+  /** Jobs whose last quick write failed: quick writes wait for a durable one. */
+  const behind = new Set<string>();
+
+  async function writeNow(progress: ProgressWrite): Promise<TranscriptPointer> {
+    const transcript =
+      progress.transcript.unstored.length === 0
+        ? progress.transcript.pointer
+        : await appendToTranscript(
+            store,
+            progress.transcript.pointer,
+            progress.transcript.unstored,
+          );
+    const events = progress.events.map(({ seq, event }) =>
+      isAgentEndRange(event)
+        ? {
+            seq,
+            event: { ...event, messagesRange: { ...event.messagesRange, head: transcript.head } },
+          }
+        : { seq, event },
+    );
+    if (events.length > 0) await store.appendEvents(progress.jobId, events, { replace: true });
+    const status: StoredJobStatus = { ...progress.status, transcript };
+    await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
+    return transcript;
+  }
+
+  function enqueue(progress: ProgressWrite): Promise<TranscriptPointer> {
+    const previous = tails.get(progress.jobId) ?? Promise.resolve();
+    const written = previous.catch(() => undefined).then(() => writeNow(progress));
+    tails.set(progress.jobId, written);
+    // Forget a job once its last write settles, so the map holds only jobs being written.
+    void written
+      .catch(() => undefined)
+      .then(() => {
+        if (tails.get(progress.jobId) === written) tails.delete(progress.jobId);
+      });
+    return written;
+  }
+
+  return {
+    async write(progress) {
+      const transcript = await enqueue(progress);
+      behind.delete(progress.jobId);
+      return transcript;
+    },
+    writeSoon(progress, onError) {
+      if (behind.has(progress.jobId)) return;
+      enqueue(progress).catch((error: unknown) => {
+        behind.add(progress.jobId);
+        onError(error);
+      });
+    },
+  };
+}
