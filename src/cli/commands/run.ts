@@ -12,12 +12,6 @@ import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
-export const runUsage =
-  'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
-  '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
-  '[--system-prompt TEXT] [--max-turns N] [--max-tokens N] [--max-cost USD] ' +
-  '[--max-time DURATION] [--state-dir DIR]';
-
 /** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
 export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
   if (status === 'cancelled') return EXIT_CANCELLED;
