@@ -17,6 +17,7 @@ import {
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
 import type { ExecuteToolInput } from './execute-tool.js';
+import { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 
 /** The transcript as the workflow knows it: what is stored, and the messages not stored yet. */
@@ -59,11 +60,7 @@ export interface RecordProgressResult {
   transcript: TranscriptPointer;
 }
 
-/** Store record namespace of each job's latest status (key: the workflow id). */
-export const JOB_STATUS_RECORD = 'job-status';
-
-/** A job's status as stored: the status query's answer and where the transcript is. */
-export type StoredJobStatus = JobStatus & { transcript: TranscriptPointer };
+export { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
 
 interface AgentJobRangeEvent {
   type: 'agent_end';

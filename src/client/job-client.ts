@@ -1,11 +1,11 @@
 import { QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { JOB_STATUS_RECORD, type StoredJobStatus } from '../activities/index.js';
+import type { StoredJobStatus } from '../activities/job-status-record.js';
 import { emptyUsage, type Message } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { cachedReader } from '../transcript/cached-reader.js';
-import { hydrateEvent } from '../transcript/hydrate-event.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
+import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import {
   eventsQuery,
@@ -42,11 +42,6 @@ function withoutTranscript(stored: StoredJobStatus): JobStatus {
   return status as JobStatus;
 }
 
-/** Events per page read from the store. */
-const PAGE_SIZE = 500;
-/** Bytes per page read from the store: a page of huge events stays readable. */
-const PAGE_BYTES = 8 * 1024 * 1024;
-
 export interface StartJobOptions {
   workflowId?: string;
   taskQueue?: string;
@@ -77,8 +72,7 @@ export class AgentJob {
 
   /** The status the job last wrote to the store; undefined before its first write. */
   async storedStatus(): Promise<StoredJobStatus | undefined> {
-    const record = await this.store?.getRecord(JOB_STATUS_RECORD, this.workflowId);
-    return record === undefined ? undefined : (record as unknown as StoredJobStatus);
+    return this.store ? readStoredStatus(this.store, this.workflowId) : undefined;
   }
 
   async status(): Promise<JobStatus> {
@@ -100,16 +94,11 @@ export class AgentJob {
   }
 
   /** Events after `afterSeq` (at most `limit`), in order, whole. */
-  async events(afterSeq = 0, limit = PAGE_SIZE): Promise<SequencedEvent[]> {
+  async events(afterSeq = 0, limit = EVENT_PAGE_SIZE): Promise<SequencedEvent[]> {
     if (this.store && this.read) {
-      const page = await this.store.readEvents(this.workflowId, {
-        afterSeq,
-        limit,
-        maxBytes: PAGE_BYTES,
-      });
+      const page = await readStoredEvents(this.store, this.read, this.workflowId, afterSeq, limit);
       if (page.length > 0 || (await this.storedStatus()) || !(await this.isFirstRelease())) {
-        const read = this.read;
-        return Promise.all(page.map((stored) => hydrateEvent(read, stored.seq, stored.event)));
+        return page;
       }
     }
     return this.legacyQuery(() => this.handle.query(eventsQuery, afterSeq, limit));
