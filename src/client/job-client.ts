@@ -42,6 +42,20 @@ function withoutTranscript(stored: StoredJobStatus): JobStatus {
   return status as JobStatus;
 }
 
+export interface FollowOptions {
+  /** Start after this sequence number (default 0: from the first event). */
+  afterSeq?: number;
+  /** How often the store is read while nothing new is there (default 200 ms). */
+  pollMs?: number;
+  /** Stops following (the returned promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /**
+   * Follow past `agent_end` until the job has ended, for a kept-open job (`keepOpenMs`) whose
+   * follow-ups start further runs. Default false: stop at the first `agent_end`.
+   */
+  untilClosed?: boolean;
+}
+
 export interface StartJobOptions {
   workflowId?: string;
   taskQueue?: string;
@@ -173,23 +187,34 @@ export class AgentJob {
 
   /**
    * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or the signal
-   * aborts). Reads the store; numbering goes on across continue-as-new.
+   * aborts); with `untilClosed`, past each `agent_end` until the job has ended (a kept-open job
+   * runs again on a follow-up), returning the last `agent_end`. Reads the store; numbering goes
+   * on across continue-as-new.
    */
   async follow(
     onEvent: (event: SequencedEvent) => void | Promise<void>,
-    options: { afterSeq?: number; pollMs?: number; signal?: AbortSignal } = {},
+    options: FollowOptions = {},
   ): Promise<SequencedEvent | undefined> {
     let afterSeq = options.afterSeq ?? 0;
     const pollMs = options.pollMs ?? 200;
+    let lastEnd: SequencedEvent | undefined;
     for (;;) {
       options.signal?.throwIfAborted();
       const events = await this.events(afterSeq);
       for (const event of events) {
         await onEvent(event);
         afterSeq = event.seq;
-        if (event.type === 'agent_end') return event;
+        if (event.type !== 'agent_end') continue;
+        if (!options.untilClosed) return event;
+        lastEnd = event;
       }
-      if (events.length === 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+      if (events.length > 0) continue;
+      // The job writes phase `done` after its last event: once it is read, an empty page is the end.
+      if (options.untilClosed && (await this.storedStatus())?.phase === 'done') {
+        if ((await this.events(afterSeq, 1)).length === 0) return lastEnd;
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
 }
