@@ -198,6 +198,14 @@ export class AgentJob {
     let afterSeq = options.afterSeq ?? 0;
     const pollMs = options.pollMs ?? 200;
     let lastEnd: SequencedEvent | undefined;
+    // A job that closes without writing `done` (terminated, say) ends the follow too.
+    let closed = false;
+    if (options.untilClosed) {
+      const markClosed = () => {
+        closed = true;
+      };
+      void this.handle.result().then(markClosed, markClosed);
+    }
     for (;;) {
       options.signal?.throwIfAborted();
       const events = await this.events(afterSeq);
@@ -210,7 +218,7 @@ export class AgentJob {
       }
       if (events.length > 0) continue;
       // The job writes phase `done` after its last event: once it is read, an empty page is the end.
-      if (options.untilClosed && (await this.storedStatus())?.phase === 'done') {
+      if (options.untilClosed && (closed || (await this.storedStatus())?.phase === 'done')) {
         if ((await this.events(afterSeq, 1)).length === 0) return lastEnd;
         continue;
       }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { dar, describeResult, killLeftoverDars, startDar, type DarResult } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobStatus, parseJsonLines } from './support/jobs.js';
-import { readServerJson, stopServer } from './support/temporal.js';
+import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
 import { waitFor } from './support/wait.js';
 
 const root = makeTempDir('keep-open');
@@ -109,6 +109,43 @@ test('a job started with dar run --keep-open 10m waits after its run for a follo
     eventsOf(finished.stdout).map((_, index) => index + 1),
   );
 }, 180_000);
+
+test('dar run --keep-open stops watching and exits 1 when the waiting job is terminated (it closes without writing done)', async () => {
+  const script = writeScript(root, 'one-run.json', [finalTurn('Only answer.')]);
+  const jobId = `kept-open-terminated-${process.pid}`;
+  const run = startDar(
+    [
+      'run',
+      'a question',
+      '--keep-open',
+      '10m',
+      '--id',
+      jobId,
+      '--json',
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      workspace,
+      '--state-dir',
+      stateDir,
+    ],
+    { env: environment, timeoutMs: 120_000 },
+  );
+  await waitFor(
+    'the agent_end',
+    () => eventsOf(run.stdout).some((event) => event.type === 'agent_end'),
+    { timeoutMs: 90_000 },
+  );
+  const { client, close } = await connectToEmbeddedServer(stateDir);
+  try {
+    await client.workflow.getHandle(jobId).terminate('stopped by an operator');
+  } finally {
+    await close();
+  }
+  const finished = await run.done;
+  expectExit(finished, 1);
+  expect(eventsOf(finished.stdout).at(-1)?.type).toBe('agent_end');
+}, 150_000);
 
 test.each([
   ['10', 'a number without a unit'],
