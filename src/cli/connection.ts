@@ -11,7 +11,6 @@ import { registerMissingSearchAttributes } from '../worker/search-attributes-che
 import type { JobStore } from '../store/job-store.js';
 import { openCliJobStore } from './job-store-connection.js';
 import { UsageError } from './usage-error.js';
-import { installCliRuntime } from './worker-runtime.js';
 
 export interface CliConnection {
   client: Client;
@@ -51,7 +50,7 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
     async workerConnection() {
       if (native) return native;
       // Only here: an installed runtime with nothing to close would keep the process alive.
-      installCliRuntime();
+      (await import('./worker-runtime.js')).installCliRuntime();
       native = (await connectNativeConnection(settings, { onProgress: progress })).connection;
       // The embedded server may have been started by an older `dar`, before the jobs' search
       // attributes existed; it is ours, so they are added here. A cluster's are checked by the

@@ -1,6 +1,7 @@
 import { QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { StoredJobStatus } from '../activities/job-status-record.js';
-import { emptyUsage, type Message } from '../core/index.js';
+import type { Message } from '../core/index.js';
+import { emptyUsage } from '../core/messages.js';
 import type { JobStore } from '../store/job-store.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';

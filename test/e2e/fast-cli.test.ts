@@ -119,6 +119,20 @@ test('dar run --json prints only JSON on stdout with Temporal logging at DEBUG; 
   expectExit(after, 0);
   expect(parseJsonLines(after.stdout)).toEqual(runEvents.slice(3));
   expect(readServerJson(stateDir)).toBeUndefined();
+
+  // A command that asks Temporal but runs no worker loads the client, not the worker.
+  const statusTrace = join(root, 'status-modules.txt');
+  const status = await dar(['status', jobId, '--json', '--state-dir', stateDir], {
+    env: moduleTraceEnvironment(statusTrace),
+    timeoutMs: 90_000,
+  });
+  expectExit(status, 0);
+  expect(JSON.parse(status.stdout)).toMatchObject({ workflowStatus: 'COMPLETED', phase: 'done' });
+  const loaded = importedPackages(statusTrace);
+  expect(loaded.has('@temporalio/client')).toBe(true);
+  expect(
+    ['@temporalio/worker', '@mariozechner/pi-ai', 'pg'].filter((name) => loaded.has(name)),
+  ).toEqual([]);
 }, 180_000);
 
 test('dar events on a job the store does not know still asks Temporal and names the missing job', async () => {
