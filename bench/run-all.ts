@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createBenchWorker, openBenchStore, startBenchServer } from './bench-environment.js';
+import { benchCliStartup } from './cli-startup.js';
 import { benchHistoryGrowth } from './history-growth.js';
 import { benchLongJob } from './long-job.js';
 import { benchTurnOverhead } from './turn-overhead.js';
@@ -36,6 +37,9 @@ const results: Record<string, unknown> = {
   quick,
   repetitions,
 };
+
+results.cliStartup = benchCliStartup(quick ? 3 : 10);
+section('dar start-up (wall time of whole processes, ms)', results.cliStartup);
 
 results.validation = await benchValidation(repetitions);
 section('Validation and preflight throughput (calls/s; ratio = ours / pi-ai)', results.validation);

@@ -1,19 +1,15 @@
 import type { JobStore } from '../store/job-store.js';
 import { appendToTranscript } from '../transcript/transcript-nodes.js';
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
+import { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
 import type { TranscriptInput } from './store-activities.js';
-
-/** Store record namespace of each job's latest status (key: the workflow id). */
-export const JOB_STATUS_RECORD = 'job-status';
-
-/** A job's status as stored: the status query's answer and where the transcript is. */
-export type StoredJobStatus = JobStatus & { transcript: TranscriptPointer };
 
 /** One write of a job's progress: new events, its status and, optionally, unstored messages. */
 export interface ProgressWrite {
   jobId: string;
   events: { seq: number; event: unknown }[];
-  status: JobStatus;
+  /** Left out, the stored status stays as it is. */
+  status?: JobStatus;
   /**
    * The transcript as the workflow knows it. With `unstored` messages they are appended first;
    * the status record points at the result.
@@ -90,8 +86,10 @@ function createProgressWriter(store: JobStore): ProgressWriter {
         : { seq, event },
     );
     if (events.length > 0) await store.appendEvents(progress.jobId, events, { replace: true });
-    const status: StoredJobStatus = { ...progress.status, transcript };
-    await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
+    if (progress.status) {
+      const status: StoredJobStatus = { ...progress.status, transcript };
+      await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
+    }
     return transcript;
   }
 

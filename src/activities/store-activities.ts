@@ -56,7 +56,7 @@ export interface RecordProgressResult {
   transcript: TranscriptPointer;
 }
 
-export { JOB_STATUS_RECORD, type StoredJobStatus } from './progress-writer.js';
+export { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
 
 /**
  * The activities that move a job's data through the job store. The workflow sends and receives

@@ -49,6 +49,8 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
     store,
     async workerConnection() {
       if (native) return native;
+      // Only here: an installed runtime with nothing to close would keep the process alive.
+      (await import('./worker-runtime.js')).installCliRuntime();
       native = (await connectNativeConnection(settings, { onProgress: progress })).connection;
       // The embedded server may have been started by an older `dar`, before the jobs' search
       // attributes existed; it is ours, so they are added here. A cluster's are checked by the

@@ -1,4 +1,5 @@
-import { textOf, type ToolExecutionResult } from '../core/index.js';
+import { textOf } from '../core/messages.js';
+import type { ToolExecutionResult } from '../core/index.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
 
 const PREVIEW_LENGTH = 160;

@@ -1,7 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AgentJob, getJob } from '../client/job-client.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
-import { createAgentWorker } from '../worker/agent-worker.js';
 import type { CliConnection } from './connection.js';
 import { UsageError } from './usage-error.js';
 
@@ -40,6 +39,7 @@ export async function readJob<T>(
     // (A little slack: the call's deadline timer may fire a moment before ours reads it.)
     if (!noWorkerAnswered(error, Date.now() >= deadline - 250)) throw error;
   }
+  const { createAgentWorker } = await import('../worker/agent-worker.js');
   const worker = await createAgentWorker({
     connection: await connection.workerConnection(),
     namespace: connection.namespace,

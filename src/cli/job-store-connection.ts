@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { DEFAULT_STATE_DIR, type ConnectionSettings } from '../server/index.js';
+import { DEFAULT_STATE_DIR, type ConnectionSettings } from '../server/connection-settings.js';
 import type { JobStore } from '../store/job-store.js';
 import { jobStoreSettingsFromEnvironment, openJobStore } from '../store/open-job-store.js';
 import { StoreSettingsError } from '../store/store-errors.js';

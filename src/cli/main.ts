@@ -1,34 +1,5 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { batchCommand, batchUsage } from './commands/batch.js';
-import {
-  cancelCommand,
-  cancelUsage,
-  followUpUsage,
-  messageCommand,
-  steerUsage,
-} from './commands/control.js';
-import { eventsCommand, eventsUsage } from './commands/events.js';
-import { listCommand, listUsage } from './commands/list.js';
-import { runCommand, runUsage } from './commands/run.js';
-import { serverCommand, serverUsage } from './commands/server.js';
-import { statusCommand, statusUsage } from './commands/status.js';
-import { workerCommand, workerUsage } from './commands/worker.js';
+import { commands } from './command-table.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
-
-type Command = (argv: string[]) => Promise<number>;
-
-const commands: Record<string, { run: Command; usage: string }> = {
-  run: { run: runCommand, usage: runUsage },
-  batch: { run: batchCommand, usage: batchUsage },
-  worker: { run: workerCommand, usage: workerUsage },
-  events: { run: eventsCommand, usage: eventsUsage },
-  status: { run: statusCommand, usage: statusUsage },
-  list: { run: listCommand, usage: listUsage },
-  cancel: { run: cancelCommand, usage: cancelUsage },
-  steer: { run: messageCommand('steer'), usage: steerUsage },
-  'follow-up': { run: messageCommand('follow-up'), usage: followUpUsage },
-  server: { run: serverCommand, usage: serverUsage },
-};
 
 function usage(): string {
   return [
@@ -39,15 +10,6 @@ function usage(): string {
     'Without TEMPORAL_ADDRESS, commands use a local Temporal dev server kept under ./.dar',
     '(DAR_STATE_DIR or --state-dir to move it), started in the background when needed.',
   ].join('\n');
-}
-
-/** Temporal's own INFO lines would drown the job's output; DAR_LOG_LEVEL brings them back. */
-function installRuntime(): void {
-  const level = (process.env.DAR_LOG_LEVEL ?? 'WARN').toUpperCase();
-  const valid = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
-  const chosen = valid.find((name) => name === level) ?? 'WARN';
-  // Signals are handled by each command (e.g. `dar run` detaches on Ctrl-C).
-  Runtime.install({ logger: new DefaultLogger(chosen), shutdownSignals: [] });
 }
 
 /** Runs one `dar` command line; resolves with the process exit code. */
@@ -67,8 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   try {
-    installRuntime();
-    return await command.run(rest);
+    const run = await command.load();
+    return await run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`dar ${name}: ${error.message.replace(/^dar \S+: /, '')}\n`);

@@ -1,11 +1,12 @@
 import { QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { JOB_STATUS_RECORD, type StoredJobStatus } from '../activities/index.js';
-import { emptyUsage, type Message } from '../core/index.js';
+import type { StoredJobStatus } from '../activities/job-status-record.js';
+import type { Message } from '../core/index.js';
+import { emptyUsage } from '../core/messages.js';
 import type { JobStore } from '../store/job-store.js';
 import { cachedReader } from '../transcript/cached-reader.js';
-import { hydrateEvent } from '../transcript/hydrate-event.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
+import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import {
   eventsQuery,
@@ -42,10 +43,19 @@ function withoutTranscript(stored: StoredJobStatus): JobStatus {
   return status as JobStatus;
 }
 
-/** Events per page read from the store. */
-const PAGE_SIZE = 500;
-/** Bytes per page read from the store: a page of huge events stays readable. */
-const PAGE_BYTES = 8 * 1024 * 1024;
+export interface FollowOptions {
+  /** Start after this sequence number (default 0: from the first event). */
+  afterSeq?: number;
+  /** How often the store is read while nothing new is there (default 200 ms). */
+  pollMs?: number;
+  /** Stops following (the returned promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /**
+   * Follow past `agent_end` until the job has ended, for a kept-open job (`keepOpenMs`) whose
+   * follow-ups start further runs. Default false: stop at the first `agent_end`.
+   */
+  untilClosed?: boolean;
+}
 
 export interface StartJobOptions {
   workflowId?: string;
@@ -77,8 +87,7 @@ export class AgentJob {
 
   /** The status the job last wrote to the store; undefined before its first write. */
   async storedStatus(): Promise<StoredJobStatus | undefined> {
-    const record = await this.store?.getRecord(JOB_STATUS_RECORD, this.workflowId);
-    return record === undefined ? undefined : (record as unknown as StoredJobStatus);
+    return this.store ? readStoredStatus(this.store, this.workflowId) : undefined;
   }
 
   async status(): Promise<JobStatus> {
@@ -100,16 +109,11 @@ export class AgentJob {
   }
 
   /** Events after `afterSeq` (at most `limit`), in order, whole. */
-  async events(afterSeq = 0, limit = PAGE_SIZE): Promise<SequencedEvent[]> {
+  async events(afterSeq = 0, limit = EVENT_PAGE_SIZE): Promise<SequencedEvent[]> {
     if (this.store && this.read) {
-      const page = await this.store.readEvents(this.workflowId, {
-        afterSeq,
-        limit,
-        maxBytes: PAGE_BYTES,
-      });
+      const page = await readStoredEvents(this.store, this.read, this.workflowId, afterSeq, limit);
       if (page.length > 0 || (await this.storedStatus()) || !(await this.isFirstRelease())) {
-        const read = this.read;
-        return Promise.all(page.map((stored) => hydrateEvent(read, stored.seq, stored.event)));
+        return page;
       }
     }
     return this.legacyQuery(() => this.handle.query(eventsQuery, afterSeq, limit));
@@ -184,23 +188,42 @@ export class AgentJob {
 
   /**
    * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or the signal
-   * aborts). Reads the store; numbering goes on across continue-as-new.
+   * aborts); with `untilClosed`, past each `agent_end` until the job has ended (a kept-open job
+   * runs again on a follow-up), returning the last `agent_end`. Reads the store; numbering goes
+   * on across continue-as-new.
    */
   async follow(
     onEvent: (event: SequencedEvent) => void | Promise<void>,
-    options: { afterSeq?: number; pollMs?: number; signal?: AbortSignal } = {},
+    options: FollowOptions = {},
   ): Promise<SequencedEvent | undefined> {
     let afterSeq = options.afterSeq ?? 0;
     const pollMs = options.pollMs ?? 200;
+    let lastEnd: SequencedEvent | undefined;
+    // A job that closes without writing `done` (terminated, say) ends the follow too.
+    let closed = false;
+    if (options.untilClosed) {
+      const markClosed = () => {
+        closed = true;
+      };
+      void this.handle.result().then(markClosed, markClosed);
+    }
     for (;;) {
       options.signal?.throwIfAborted();
       const events = await this.events(afterSeq);
       for (const event of events) {
         await onEvent(event);
         afterSeq = event.seq;
-        if (event.type === 'agent_end') return event;
+        if (event.type !== 'agent_end') continue;
+        if (!options.untilClosed) return event;
+        lastEnd = event;
       }
-      if (events.length === 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+      if (events.length > 0) continue;
+      // The job writes phase `done` after its last event: once it is read, an empty page is the end.
+      if (options.untilClosed && (closed || (await this.storedStatus())?.phase === 'done')) {
+        if ((await this.events(afterSeq, 1)).length === 0) return lastEnd;
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
 }

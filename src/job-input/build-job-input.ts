@@ -23,6 +23,8 @@ export interface JobFlags {
   systemPrompt?: string | undefined;
   /** Checked by the input schema (positive numbers, known keys). */
   budget?: JobBudget | undefined;
+  /** How long the job waits for a follow-up after each run (see `AgentJobInput.keepOpenMs`). */
+  keepOpenMs?: number | undefined;
 }
 
 /** `scripted:` paths become absolute (the worker may run elsewhere) after the script is checked. */
@@ -118,6 +120,7 @@ export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInp
   if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);
   if (flags.systemPrompt) input.systemPrompt = flags.systemPrompt;
   if (flags.budget !== undefined) input.budget = flags.budget;
+  if (flags.keepOpenMs !== undefined) input.keepOpenMs = flags.keepOpenMs;
   // The same schema the workflow checks at entry: what passes here is never rejected there.
   const problems = jobInputProblems(input);
   if (problems.length > 0) throw new UsageError(`Bad job input: ${problems.join('; ')}`);

@@ -1,5 +1,5 @@
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { loadTlsConfig } from './cluster-tls.js';
 import type { ConnectionSettings } from './connection-settings.js';
 import { ensureDevServer } from './dev-server.js';
@@ -53,6 +53,8 @@ export async function connectNativeConnection(
   options: ConnectOptions = {},
 ): Promise<TemporalWorkerConnection> {
   const { address, namespace, tls, apiKey } = await endpointFor(settings, options);
+  // The worker package is loaded here only: commands that never run a worker start without it.
+  const { NativeConnection } = await import('@temporalio/worker');
   const connection = await NativeConnection.connect({ address, tls, apiKey });
   return { connection, address, namespace };
 }

@@ -168,10 +168,3 @@ function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
 }
-
-export { connectClient, connectNativeConnection } from './connect.js';
-export type {
-  ConnectOptions,
-  TemporalClientConnection,
-  TemporalWorkerConnection,
-} from './connect.js';

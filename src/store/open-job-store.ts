@@ -1,7 +1,6 @@
 import { FileJobStore } from './file/file-job-store.js';
 import type { FollowOptions } from './follow-events.js';
 import type { JobStore } from './job-store.js';
-import { PostgresJobStore } from './postgres/postgres-job-store.js';
 import { StoreSettingsError } from './store-errors.js';
 
 export interface JobStoreSettings {
@@ -39,6 +38,8 @@ export async function openJobStore(settings: JobStoreSettings): Promise<JobStore
     });
   }
   checkPostgresUrl(url);
+  // Loaded only when selected: a command on the embedded store starts without the driver.
+  const { PostgresJobStore } = await import('./postgres/postgres-job-store.js');
   return new PostgresJobStore({
     connectionString: url,
     follow,

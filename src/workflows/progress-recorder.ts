@@ -159,10 +159,12 @@ export function createSinkRecorder(state: JobState, statusOf: () => JobStatus): 
     }
     if (events.length === 0 && !statusStale) return;
     statusStale = false;
+    const status = statusOf();
     jobProgress.write({
       jobId,
       events,
-      status: statusOf(),
+      // Readers take `done` to mean every event is stored: only the final durable write says so.
+      ...(status.phase === 'done' ? {} : { status }),
       transcript: { pointer: state.transcript, unstored: [] },
     });
     sentUpTo = events.at(-1)?.seq ?? sentUpTo;

@@ -15,10 +15,6 @@ import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 
-export const batchUsage =
-  'dar batch FILE.jsonl [--concurrency N] [--model provider:id] [--results OUT.jsonl] ' +
-  '[--batch-id ID] [--state-dir DIR]';
-
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 1000;
 

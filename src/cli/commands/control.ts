@@ -5,10 +5,6 @@ import { jobListQuery } from '../list-filter.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
-export const cancelUsage = 'dar cancel ID | --batch ID [--state-dir DIR]';
-export const steerUsage = 'dar steer ID "<text>" [--state-dir DIR]';
-export const followUpUsage = 'dar follow-up ID "<text>" [--state-dir DIR]';
-
 /**
  * Cancels every job of a batch that runs now (found through the `DarBatchId` search attribute).
  * A `dar batch` still running that batch sees its tasks cancelled and starts no more.

@@ -1,10 +1,37 @@
-import { openConnection } from '../connection.js';
+import {
+  resolveConnectionSettings,
+  ConnectionSettingsError,
+} from '../../server/connection-settings.js';
+import type { SequencedEvent } from '../../workflows/job-types.js';
 import { createEventPrinter } from '../event-format.js';
-import { existingJob, readJob } from '../job-reader.js';
+import { finishedJobEvents, upToFirstEnd } from '../finished-job-events.js';
+import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError, EXIT_OK } from '../usage-error.js';
 
-export const eventsUsage = 'dar events ID [--follow] [--json] [--after SEQ] [--state-dir DIR]';
+/**
+ * A finished job's events, from the job store alone (see {@link finishedJobEvents}); undefined
+ * when the store does not say the job ended.
+ */
+async function eventsOfFinishedJob(
+  stateDir: string | undefined,
+  jobId: string,
+  afterSeq: number,
+): Promise<SequencedEvent[] | undefined> {
+  let settings;
+  try {
+    settings = resolveConnectionSettings(process.env, stateDir ? { stateDir } : {});
+  } catch (error) {
+    if (error instanceof ConnectionSettingsError) throw new UsageError(error.message);
+    throw error;
+  }
+  const store = await openCliJobStore(settings, stateDir);
+  try {
+    return await finishedJobEvents(store, jobId, afterSeq);
+  } finally {
+    await store.close();
+  }
+}
 
 export async function eventsCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -22,10 +49,21 @@ export async function eventsCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(afterSeq) || afterSeq < 0) {
     throw new UsageError(`--after must be a sequence number, not "${values.after}"`);
   }
+  const jobId = positionals[0] ?? '';
+  const print = createEventPrinter(values.json ?? false);
+
+  // A finished job is read from the store at once, without connecting to Temporal.
+  const finished = await eventsOfFinishedJob(values['state-dir'], jobId, afterSeq);
+  if (finished) {
+    for (const event of values.follow ? upToFirstEnd(finished) : finished) print(event);
+    return EXIT_OK;
+  }
+
+  const { openConnection } = await import('../connection.js');
+  const { existingJob, readJob } = await import('../job-reader.js');
   const connection = await openConnection(values['state-dir']);
   try {
-    const job = await existingJob(connection, positionals[0] ?? '');
-    const print = createEventPrinter(values.json ?? false);
+    const job = await existingJob(connection, jobId);
     if (values.follow) {
       await readJob(connection, job, (reader) => reader.follow(print, { afterSeq }));
       return EXIT_OK;

@@ -4,9 +4,6 @@ import { jobListQuery } from '../list-filter.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK } from '../usage-error.js';
 
-export const listUsage =
-  'dar list [--batch ID] [--phase model|tools|waiting|done] [--limit N] [--json] [--state-dir DIR]';
-
 export async function listCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'list',

@@ -9,14 +9,9 @@ import { openConnection } from '../connection.js';
 import { createEventPrinter } from '../event-format.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
+import { parseKeepOpen } from '../../job-input/keep-open-flag.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
-
-export const runUsage =
-  'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
-  '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
-  '[--system-prompt TEXT] [--max-turns N] [--max-tokens N] [--max-cost USD] ' +
-  '[--max-time DURATION] [--state-dir DIR]';
 
 /** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
 export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
@@ -74,6 +69,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-tokens': { type: 'string' },
       'max-cost': { type: 'string' },
       'max-time': { type: 'string' },
+      'keep-open': { type: 'string' },
     },
     { min: 1, max: 1, names: 'one "<prompt>"' },
   );
@@ -92,6 +88,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       maxCost: values['max-cost'],
       maxTime: values['max-time'],
     }),
+    keepOpenMs: values['keep-open'] === undefined ? undefined : parseKeepOpen(values['keep-open']),
   });
 
   const connection = await openConnection(values['state-dir']);
@@ -124,7 +121,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.once('SIGINT', onInterrupt);
     process.once('SIGTERM', onInterrupt);
     try {
-      await job.follow(createEventPrinter(values.json ?? false), { signal: interrupted.signal });
+      // A kept-open job goes on after agent_end (a follow-up starts another run): it is watched
+      // until it closes.
+      await job.follow(createEventPrinter(values.json ?? false), {
+        signal: interrupted.signal,
+        untilClosed: input.keepOpenMs !== undefined,
+      });
       return await exitCodeOf(job);
     } catch (error) {
       if (interrupted.signal.aborted) return EXIT_CANCELLED;

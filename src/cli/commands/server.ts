@@ -7,8 +7,6 @@ import {
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
-export const serverUsage = 'dar server [stop] [--state-dir DIR]';
-
 function embeddedStateDir(stateDir: string | undefined): string {
   const settings = resolveConnectionSettings(process.env, stateDir ? { stateDir } : {});
   if (settings.kind !== 'embedded') {

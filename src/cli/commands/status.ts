@@ -4,8 +4,6 @@ import { existingJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK } from '../usage-error.js';
 
-export const statusUsage = 'dar status ID [--json] [--state-dir DIR]';
-
 export async function statusCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
     'status',

@@ -4,8 +4,6 @@ import { openConnection } from '../connection.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK } from '../usage-error.js';
 
-export const workerUsage = 'dar worker [--state-dir DIR]';
-
 /** Runs jobs until SIGINT or SIGTERM, then shuts down gracefully (running activities finish). */
 export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectNativeConnection } from '../../../src/server/connection-settings.js';
+import { connectNativeConnection } from '../../../src/server/connect.js';
 import { DevServerError, ensureDevServer, stopDevServer } from '../../../src/server/dev-server.js';
 import { isProcessAlive } from '../../../src/server/process-liveness.js';
 

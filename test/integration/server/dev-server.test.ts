@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { connectClient } from '../../../src/server/connection-settings.js';
+import { connectClient } from '../../../src/server/connect.js';
 import {
   ensureDevServer,
   findRunningDevServer,

@@ -1,0 +1,63 @@
+/** A `dar` command: runs with the arguments after its name; resolves with the exit code. */
+export type Command = (argv: string[]) => Promise<number>;
+
+export interface CommandEntry {
+  usage: string;
+  /** Loads the command's module: only the command that runs is loaded (`dar --help` loads none). */
+  load: () => Promise<Command>;
+}
+
+/**
+ * Every `dar` command, its usage line and where its code is. Command modules are imported when
+ * their command runs, so that a command starts without loading the worker, the providers or the
+ * Temporal client unless it needs them.
+ */
+export const commands: Readonly<Record<string, CommandEntry>> = {
+  run: {
+    usage:
+      'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
+      '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
+      '[--keep-open DURATION] [--system-prompt TEXT] [--max-turns N] [--max-tokens N] ' +
+      '[--max-cost USD] [--max-time DURATION] [--state-dir DIR]',
+    load: async () => (await import('./commands/run.js')).runCommand,
+  },
+  batch: {
+    usage:
+      'dar batch FILE.jsonl [--concurrency N] [--model provider:id] [--results OUT.jsonl] ' +
+      '[--batch-id ID] [--state-dir DIR]',
+    load: async () => (await import('./commands/batch.js')).batchCommand,
+  },
+  worker: {
+    usage: 'dar worker [--state-dir DIR]',
+    load: async () => (await import('./commands/worker.js')).workerCommand,
+  },
+  events: {
+    usage: 'dar events ID [--follow] [--json] [--after SEQ] [--state-dir DIR]',
+    load: async () => (await import('./commands/events.js')).eventsCommand,
+  },
+  status: {
+    usage: 'dar status ID [--json] [--state-dir DIR]',
+    load: async () => (await import('./commands/status.js')).statusCommand,
+  },
+  list: {
+    usage:
+      'dar list [--batch ID] [--phase model|tools|waiting|done] [--limit N] [--json] [--state-dir DIR]',
+    load: async () => (await import('./commands/list.js')).listCommand,
+  },
+  cancel: {
+    usage: 'dar cancel ID | --batch ID [--state-dir DIR]',
+    load: async () => (await import('./commands/control.js')).cancelCommand,
+  },
+  steer: {
+    usage: 'dar steer ID "<text>" [--state-dir DIR]',
+    load: async () => (await import('./commands/control.js')).messageCommand('steer'),
+  },
+  'follow-up': {
+    usage: 'dar follow-up ID "<text>" [--state-dir DIR]',
+    load: async () => (await import('./commands/control.js')).messageCommand('follow-up'),
+  },
+  server: {
+    usage: 'dar server [stop] [--state-dir DIR]',
+    load: async () => (await import('./commands/server.js')).serverCommand,
+  },
+};
