@@ -141,7 +141,7 @@ describe('R8: coercion toward declared types', () => {
 });
 
 describe('R8: failure messages', () => {
-  test('R8: every failing path is listed and the raw arguments are shown', async () => {
+  test("R8: every failing path is listed in Pi's words and the raw arguments are shown indented", async () => {
     const raw = {
       edits: [{ oldText: { nested: true }, newText: 'x' }, { oldText: 'a' }],
       extra: 1,
@@ -150,12 +150,12 @@ describe('R8: failure messages', () => {
     const message = immediateText(outcome);
     expect(message.split('\n')).toEqual([
       'Validation failed for tool "edit":',
-      '  - path: is required',
+      '  - path: must have required properties path',
       '  - edits.0.oldText: must be string',
-      '  - edits.1.newText: is required',
+      '  - edits.1.newText: must have required properties newText',
       '',
       'Received arguments:',
-      JSON.stringify(raw),
+      ...JSON.stringify(raw, null, 2).split('\n'),
     ]);
   });
 
@@ -165,7 +165,9 @@ describe('R8: failure messages', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.failures).toEqual(['ratio: must be number']);
-    expect(outcome.message).toContain('{"count":"3","ratio":"x","enabled":"true","label":5}');
+    expect(outcome.message).toContain(
+      JSON.stringify({ count: '3', ratio: 'x', enabled: 'true', label: 5 }, null, 2),
+    );
   });
 
   test('R8: a huge argument is cut in the message', () => {
@@ -178,9 +180,9 @@ describe('R8: failure messages', () => {
   });
 
   test.each([null, [], 'a string', 42, true])(
-    'R8: non-object arguments %j fail at the root',
+    'R8: non-object arguments %j fail at the root (named `root`, as in Pi)',
     (raw) => {
-      expect(failuresOf(settingsTool.parameters, raw)).toEqual(['arguments: must be object']);
+      expect(failuresOf(settingsTool.parameters, raw)).toEqual(['root: must be object']);
     },
   );
 
