@@ -16,7 +16,12 @@ import {
 } from './messages.js';
 import { indexTools } from './preflight.js';
 import { DEFAULT_QUEUE_MODE, type QueueMode } from './queue.js';
-import { describeTool, type ToolDescriptor, type ToolExecutionMode, type ToolSpec } from './tool-spec.js';
+import {
+  describeTool,
+  type ToolDescriptor,
+  type ToolExecutionMode,
+  type ToolSpec,
+} from './tool-spec.js';
 import { OPERATION_ABORTED } from './tool-results.js';
 
 export interface AgentLoopConfig extends AgentHooks {

@@ -194,6 +194,27 @@ describe('R8: failure messages', () => {
   });
 });
 
+describe("R8: failure texts in Pi's words", () => {
+  test('R8: a list of types reads "must be either a or b"; limits read "must not"', () => {
+    const schema = {
+      type: 'object',
+      properties: { v: { type: ['integer', 'boolean'] }, tags: { type: 'array', maxItems: 1 } },
+    } as unknown as TSchema;
+    expect(failuresOf(schema, { v: 'maybe', tags: [1, 2] })).toEqual([
+      'v: must be either integer or boolean',
+      'tags: must not have more than 1 items',
+    ]);
+  });
+
+  test('R8: a missing field and an unexpected field are each named by path', () => {
+    const schema = Type.Object({ path: Type.String() }, { additionalProperties: false });
+    expect(failuresOf(schema, { sneaky: 1 })).toEqual([
+      'path: must have required properties path',
+      'sneaky: must not have additional properties',
+    ]);
+  });
+});
+
 describe('R8: validation works on a copy', () => {
   test('R8: the assistant message and its arguments object are untouched; the tool gets another object', async () => {
     const args = { count: '3', ratio: '0.5', enabled: 'true', label: 9, nested: { keep: ['1'] } };
