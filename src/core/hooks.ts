@@ -46,7 +46,12 @@ export interface ApprovalDecision {
 export type BeforeToolCallResult =
   | undefined
   | void
-  | { block: true; reason?: string }
+  | {
+      block: true;
+      reason?: string;
+      /** The blocked call's result asks to stop after this batch (R18), as in Pi 0.84.1. */
+      terminate?: boolean;
+    }
   | { args: unknown }
   | { approval: ApprovalRequest };
 
@@ -57,7 +62,8 @@ export type BeforeToolCallResult =
  * - Runs in workflow code in the durable runner: it must be deterministic (no clock,
  *   randomness, I/O or environment) and must not keep state across calls.
  * - Return nothing to let the call through; `{ block: true, reason }` to answer it with an
- *   error result carrying `reason` (the run goes on, the model reads why); `{ args }` to
+ *   error result carrying `reason` (the run goes on, the model reads why; with
+ *   `terminate: true` the blocked result counts toward stopping after the batch, R18); `{ args }` to
  *   replace the arguments, which are then validated again against the tool's schema;
  *   `{ approval }` to ask a human (R22).
  * - Throwing is allowed: the thrown message becomes the call's error result.

@@ -108,7 +108,9 @@ async function runGates(input: PreflightInput): Promise<PreflightOutcome> {
       throw error;
     }
     if (decision && 'block' in decision && decision.block) {
-      return immediate(toolCall, decision.reason || BLOCKED_BY_POLICY);
+      const blocked = immediate(toolCall, decision.reason || BLOCKED_BY_POLICY);
+      if (decision.terminate === true) blocked.result.terminate = true;
+      return blocked;
     }
     if (decision && 'args' in decision) {
       const revalidated = validateArguments(tool.name, tool.parameters, decision.args);
