@@ -5,6 +5,7 @@ import {
   type Message,
   type QueueMode,
 } from '../../../src/core/index.js';
+import { jobInputProblems } from '../../../src/workflows/job-input-schema.js';
 import { takeRunPrompts } from '../../../src/workflows/job-queue-modes.js';
 import { agentHarness, type Harness } from '../support/harness.js';
 import { assistant, text, user } from '../support/messages.js';
@@ -123,5 +124,19 @@ describe('a kept-open job reopened by queued messages', () => {
     expect(takeRunPrompts(queues, modes)).toEqual([user('s2')]);
     expect(takeRunPrompts(queues, modes)).toEqual([user('f1')]);
     expect(queues).toEqual({ steering: [], followUps: [user('f2')] });
+  });
+});
+
+describe('job input queue modes', () => {
+  const base = { prompt: 'p', model: 'scripted:/x.json', workspace: '/w', tools: [] };
+
+  test('a job input may set steeringMode and followUpMode to one-at-a-time or all', () => {
+    expect(
+      jobInputProblems({ ...base, steeringMode: 'all', followUpMode: 'one-at-a-time' }),
+    ).toEqual([]);
+  });
+
+  test('any other mode is a bad input', () => {
+    expect(jobInputProblems({ ...base, steeringMode: 'two-at-a-time' })).not.toEqual([]);
   });
 });
