@@ -2,6 +2,7 @@ import { CancelledFailure, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   MAXIMUM_ERROR_TEXT_LENGTH,
+  messageOf,
   quoteBounded,
   type ToolExecutionResult,
 } from '../core/index.js';
@@ -57,10 +58,8 @@ export function makeExecuteTool(
       return boundToolResult(result);
     } catch (error) {
       if (context.cancellationSignal.aborted) throw new CancelledFailure('Tool call cancelled');
-      const message = quoteBounded(
-        error instanceof Error ? error.message : String(error),
-        MAXIMUM_ERROR_TEXT_LENGTH,
-      );
+      // The same text as a body run in-process gives (JSON for a thrown plain object).
+      const message = quoteBounded(messageOf(error), MAXIMUM_ERROR_TEXT_LENGTH);
       if (isRetryableToolError(error)) throw ApplicationFailure.retryable(message, TOOL_FAILURE);
       throw ApplicationFailure.nonRetryable(message, TOOL_FAILURE);
     }

@@ -106,6 +106,8 @@ export function createStoreActivities(
     return {
       content: [],
       ...(result.terminate === undefined ? {} : { terminate: result.terminate }),
+      // Small and the workflow's to carry onto the tool result message.
+      ...(result.usage == null ? {} : { usage: result.usage }),
       contentRef,
     };
   }

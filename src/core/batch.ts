@@ -1,14 +1,15 @@
 import type { ToolBatchEffects } from './effects.js';
+import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
 import type { AfterToolCallHook, BeforeToolCallHook, RunContext } from './hooks.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
 import { preflightToolCall, type PreparedToolCall } from './preflight.js';
 import type { ToolExecutionMode, ToolSpec } from './tool-spec.js';
 import {
   OPERATION_ABORTED,
-  TRUNCATED_TOOL_CALL,
   errorResult,
   messageOf,
   toolResultMessage,
+  truncatedToolCallText,
   type FinalizedToolCall,
 } from './tool-results.js';
 
@@ -71,7 +72,7 @@ export async function answerTruncatedToolCalls(
   const messages: ToolResultMessage[] = [];
   for (const toolCall of toolCalls) {
     await emitStart(toolCall, effects);
-    const finalized = failed(toolCall, TRUNCATED_TOOL_CALL);
+    const finalized = failed(toolCall, truncatedToolCallText(toolCall.name));
     await emitEnd(finalized, effects);
     messages.push(await publishResult(finalized, effects));
   }
@@ -179,6 +180,7 @@ class ToolBatch {
       context: this.input.context,
       beforeToolCall: this.input.config.beforeToolCall,
       isAborted: () => this.effects.isAborted(),
+      signal: this.effects.signal,
     });
     if (outcome.kind === 'immediate') return outcome;
     if (outcome.kind === 'prepared') return outcome;
@@ -215,23 +217,42 @@ class ToolBatch {
   /** Runs a prepared body, then `afterToolCall` (R16, R17). */
   private async run(prepared: PreparedToolCall): Promise<FinalizedToolCall> {
     const { toolCall } = prepared;
+    // As in Pi: an update is emitted only while the body runs, and every update's event is
+    // emitted before the call goes on to its end event.
+    const updates: Promise<void>[] = [];
+    let acceptingUpdates = true;
+    const onUpdate = (partialResult: unknown): void => {
+      if (!acceptingUpdates) return;
+      let emitted: Promise<void>;
+      try {
+        emitted = Promise.resolve(
+          this.effects.emit({
+            type: 'tool_execution_update',
+            toolCallId: toolCall.id,
+            toolName: toolCall.name,
+            args: toolCall.arguments,
+            partialResult,
+          }),
+        );
+      } catch (error) {
+        emitted = Promise.reject(error instanceof Error ? error : new Error(messageOf(error)));
+      }
+      // Awaited below; this only keeps a failing emit from being an unhandled rejection meanwhile.
+      emitted.catch(() => undefined);
+      updates.push(emitted);
+    };
     let finalized: FinalizedToolCall;
     try {
-      const result = await this.effects.executeTool(prepared, (partialResult) => {
-        void this.effects.emit({
-          type: 'tool_execution_update',
-          toolCallId: toolCall.id,
-          toolName: toolCall.name,
-          args: toolCall.arguments,
-          partialResult,
-        });
-      });
+      const result = await this.effects.executeTool(prepared, onUpdate);
       finalized = { toolCall, result, isError: false };
     } catch (error) {
-      // R21: a body stopped by the abort reports the abort, whatever its own error said.
-      if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
       finalized = failed(toolCall, messageOf(error));
+    } finally {
+      acceptingUpdates = false;
     }
+    await Promise.all(updates);
+    // R21: a body stopped by the abort reports the abort, whatever its own error said.
+    if (finalized.isError && this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
     return this.applyAfterToolCall(prepared, finalized);
   }
 
@@ -242,26 +263,34 @@ class ToolBatch {
     const hook = this.input.config.afterToolCall;
     if (!hook) return finalized;
     try {
-      const override = await hook({
-        assistantMessage: this.input.assistantMessage,
-        toolCall: prepared.toolCall,
-        args: prepared.args,
-        result: finalized.result,
-        isError: finalized.isError,
-        context: this.input.context,
-      });
+      const override = await hook(
+        {
+          assistantMessage: this.input.assistantMessage,
+          toolCall: prepared.toolCall,
+          args: prepared.args,
+          result: finalized.result,
+          isError: finalized.isError,
+          context: this.input.context,
+        },
+        this.effects.signal,
+      );
       if (!override) return finalized;
+      // Field by field, no deep merge; null or undefined keeps the tool's value (as in Pi).
       const result = { ...finalized.result };
-      if (override.content !== undefined) result.content = override.content;
-      if (override.details !== undefined) result.details = override.details;
-      if (override.terminate !== undefined) result.terminate = override.terminate;
+      if (override.content != null) result.content = override.content;
+      if (override.details != null) result.details = override.details;
+      if (override.usage != null) result.usage = override.usage;
+      if (override.terminate != null) result.terminate = override.terminate;
       return {
         toolCall: prepared.toolCall,
         result,
         isError: override.isError ?? finalized.isError,
       };
     } catch (error) {
-      return failed(prepared.toolCall, messageOf(error));
+      const text = isFrozenWriteError(error)
+        ? argumentsChangedInPlaceText('afterToolCall', error)
+        : messageOf(error);
+      return failed(prepared.toolCall, text);
     }
   }
 }

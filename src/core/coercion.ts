@@ -3,8 +3,9 @@ import { cloneJson, isPlainRecord } from './json-values.js';
 /**
  * Coercion of primitives toward a JSON Schema's declared types (R8): `"3"` to `3` for a
  * number, `"true"` to `true` for a boolean, `7` to `"7"` for a string. Unions (`anyOf`,
- * `oneOf`, a list of `type`s) are tried in order; the first branch the coerced value passes
- * wins. Works in place on a value the caller owns (a deep copy of the arguments).
+ * `oneOf`, a list of `type`s) are tried in order; a value some branch already accepts is kept,
+ * else the first branch the coerced value passes wins. Works in place on a value the caller
+ * owns (a deep copy of the arguments).
  */
 
 type Schema = Record<string, unknown>;
@@ -122,6 +123,11 @@ function coerceUnion(value: unknown, branches: unknown[], check: BranchCheck, de
 /**
  * Returns the value coerced toward `schema`. Objects and arrays are changed in place and
  * returned; primitives are returned converted. `check` tells whether a value passes a branch.
+ *
+ * Every part of the schema is applied (R8): its own `type`, `allOf`, `properties` / `items`,
+ * then the `anyOf` and `oneOf` unions, so that `{ type: "object", properties: { a: number },
+ * anyOf: [...] }` still turns `{ a: "1" }` into `{ a: 1 }`. The union comes last: its branches
+ * are checked against the value the rest of the schema already shaped.
  */
 export function coerceValue(
   value: unknown,
@@ -131,12 +137,6 @@ export function coerceValue(
 ): unknown {
   // The clone before this already refused deeper values; this guards schemas that recurse.
   if (depth > 256) return value;
-  const union = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-      ? schema.oneOf
-      : undefined;
-  if (union) return coerceUnion(value, union, check, depth);
   let result = coerceByTypes(value, schema);
   if (Array.isArray(schema.allOf)) {
     for (const part of schema.allOf) {
@@ -145,5 +145,7 @@ export function coerceValue(
     }
   }
   coerceChildren(result, schema, check, depth);
+  if (Array.isArray(schema.anyOf)) result = coerceUnion(result, schema.anyOf, check, depth);
+  if (Array.isArray(schema.oneOf)) result = coerceUnion(result, schema.oneOf, check, depth);
   return result;
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from './events.js';
-import type { ApprovalDecision, ApprovalRequest } from './hooks.js';
+import type { ApprovalDecision, ApprovalRequest, ThinkingLevel } from './hooks.js';
 import type { AssistantMessage, Message } from './messages.js';
+import type { QueueMode } from './queue.js';
 import type { PreparedToolCall } from './preflight.js';
 import type { ToolDescriptor, ToolExecutionResult } from './tool-spec.js';
 
@@ -9,6 +10,10 @@ export interface ModelRequest {
   systemPrompt: string;
   messages: Message[];
   tools: ToolDescriptor[];
+  /** Set when the run's config or `prepareNextTurn` chose a model (`provider:model-id`). */
+  model?: string;
+  /** Set when the run's config or `prepareNextTurn` chose a thinking level. */
+  thinkingLevel?: ThinkingLevel;
 }
 
 /**
@@ -19,7 +24,8 @@ export interface ToolBatchEffects {
   /**
    * Runs one prepared call's body. Contract: resolve with the body's result, or throw on
    * failure (R16): the thrown message becomes the call's error result. `onUpdate` carries
-   * partial results as `tool_execution_update` events.
+   * partial results as `tool_execution_update` events; an update sent after the returned promise
+   * settled is ignored, and every update's event is emitted before the call's end event.
    */
   executeTool(
     call: PreparedToolCall,
@@ -29,6 +35,11 @@ export interface ToolBatchEffects {
   emit(event: AgentEvent): void | Promise<void>;
   /** Whether the run was aborted. Read at every check point; must not throw. */
   isAborted(): boolean;
+  /**
+   * The run's abort signal, handed to hooks as their last argument (Pi's hooks get it). Optional:
+   * `isAborted` stays the loop's own check.
+   */
+  signal?: AbortSignal;
   /** Milliseconds since the epoch, for message timestamps (workflow time in a workflow). */
   now(): number;
   /**
@@ -45,8 +56,12 @@ export interface AgentLoopEffects extends ToolBatchEffects {
    * `stopReason: "aborted"`. A throw ends the run with that error.
    */
   callModel(request: ModelRequest): Promise<AssistantMessage>;
-  /** Steering messages queued since the last read (each is returned once). */
-  takeSteeringMessages(): Message[] | Promise<Message[]>;
-  /** Follow-up messages queued since the last read (each is returned once). */
-  takeFollowUpMessages(): Message[] | Promise<Message[]>;
+  /**
+   * Takes queued steering messages (each is returned once). Contract: with `mode`
+   * `one-at-a-time`, only the oldest one (the rest stay queued for the next read); with `all`,
+   * every one. `drainQueue` does exactly this on an array.
+   */
+  takeSteeringMessages(mode: QueueMode): Message[] | Promise<Message[]>;
+  /** Takes queued follow-up messages, by the same contract as `takeSteeringMessages`. */
+  takeFollowUpMessages(mode: QueueMode): Message[] | Promise<Message[]>;
 }

@@ -3,6 +3,8 @@ export * from './events.js';
 export * from './tool-spec.js';
 export * from './hooks.js';
 export * from './effects.js';
+export * from './queue.js';
+export * from './frozen-arguments.js';
 export * from './json-values.js';
 export * from './validation.js';
 export * from './tool-results.js';

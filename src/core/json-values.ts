@@ -67,11 +67,14 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** JSON text of a value for an error message, cut to `maximumLength` characters. */
-export function describeValue(value: unknown, maximumLength = 2000): string {
+/**
+ * JSON text of a value for an error message (indented by `indent` spaces when given), cut to
+ * `maximumLength` characters.
+ */
+export function describeValue(value: unknown, maximumLength = 2000, indent?: number): string {
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(value, null, indent) ?? String(value);
   } catch {
     text = String(value);
   }

@@ -1,6 +1,12 @@
 import { answerTruncatedToolCalls, executeToolBatch, type ToolBatchOutcome } from './batch.js';
-import type { AgentLoopEffects } from './effects.js';
-import type { AgentHooks, RunContext } from './hooks.js';
+import type { AgentLoopEffects, ModelRequest } from './effects.js';
+import type {
+  AgentHooks,
+  NextTurnUpdate,
+  RunContext,
+  ShouldStopAfterTurnContext,
+  ThinkingLevel,
+} from './hooks.js';
 import {
   emptyUsage,
   toolCallsOf,
@@ -9,7 +15,13 @@ import {
   type ToolResultMessage,
 } from './messages.js';
 import { indexTools } from './preflight.js';
-import { describeTool, type ToolExecutionMode, type ToolSpec } from './tool-spec.js';
+import { DEFAULT_QUEUE_MODE, type QueueMode } from './queue.js';
+import {
+  describeTool,
+  type ToolDescriptor,
+  type ToolExecutionMode,
+  type ToolSpec,
+} from './tool-spec.js';
 import { OPERATION_ABORTED } from './tool-results.js';
 
 export interface AgentLoopConfig extends AgentHooks {
@@ -17,6 +29,17 @@ export interface AgentLoopConfig extends AgentHooks {
   tools: readonly ToolSpec[];
   /** Default `parallel` (R13). */
   toolExecution?: ToolExecutionMode;
+  /**
+   * How many queued steering messages go in before each model call (R20). Default
+   * `one-at-a-time`, as in Pi; `all` injects every queued one at once.
+   */
+  steeringMode?: QueueMode;
+  /** How many queued follow-up messages start the next turn. Default `one-at-a-time`, as in Pi. */
+  followUpMode?: QueueMode;
+  /** Passed in `ModelRequest.model` until `prepareNextTurn` changes it; unset: the host decides. */
+  model?: string;
+  /** Passed in `ModelRequest.thinkingLevel` until `prepareNextTurn` changes it. */
+  thinkingLevel?: ThinkingLevel;
 }
 
 /**
@@ -52,6 +75,13 @@ export interface AgentLoopOptions {
    * next turn, like steering messages.
    */
   resume?: boolean;
+  /**
+   * Do not read the steering queue before the first model call (Pi's `continue()` from a queued
+   * steering message): the prompts (or, on resume, the carried messages) are that turn's only
+   * new messages. A host delivering one message at a time sets it when the prompts came from a
+   * queue.
+   */
+  skipInitialSteeringPoll?: boolean;
   /** Asked before each new turn; true pauses the run there (for continue-as-new). */
   shouldPause?: () => boolean;
   /**
@@ -77,6 +107,65 @@ function abortedAssistantMessage(timestamp: number): AssistantMessage {
 }
 
 /**
+ * What the next model call is built from. `prepareNextTurn` may replace the context, the model
+ * and the thinking level between turns.
+ */
+class TurnSetup {
+  context: RunContext & { messages: Message[] };
+  tools: ReadonlyMap<string, ToolSpec>;
+  descriptors: ToolDescriptor[];
+  model: string | undefined;
+  thinkingLevel: ThinkingLevel | undefined;
+
+  constructor(
+    private readonly transcript: AgentTranscript,
+    config: AgentLoopConfig,
+  ) {
+    // The transcript itself until a context is swapped in: appends are seen by the host.
+    this.context = {
+      systemPrompt: config.systemPrompt,
+      messages: transcript.messages,
+      tools: config.tools,
+    };
+    this.tools = indexTools(config.tools);
+    this.descriptors = config.tools.map(describeTool);
+    this.model = config.model;
+    this.thinkingLevel = config.thinkingLevel;
+  }
+
+  /** Appends to the transcript, and to a swapped-in context as well. */
+  append(message: Message): void {
+    this.transcript.messages.push(message);
+    if (this.context.messages !== this.transcript.messages) this.context.messages.push(message);
+  }
+
+  apply(update: NextTurnUpdate): void {
+    if (update.context) {
+      const { systemPrompt, messages, tools } = update.context;
+      this.context = { systemPrompt, messages: [...messages], tools };
+      this.tools = indexTools(tools);
+      this.descriptors = tools.map(describeTool);
+    }
+    if (update.model !== undefined) this.model = update.model;
+    if (update.thinkingLevel !== undefined) this.thinkingLevel = update.thinkingLevel;
+  }
+
+  /** The request of the next model call, through `transformContext` and `convertToLlm`. */
+  async request(config: AgentLoopConfig, signal: AbortSignal | undefined): Promise<ModelRequest> {
+    let messages = [...this.context.messages];
+    if (config.transformContext) messages = await config.transformContext(messages, signal);
+    if (config.convertToLlm) messages = await config.convertToLlm(messages);
+    return {
+      systemPrompt: this.context.systemPrompt,
+      messages,
+      tools: this.descriptors,
+      ...(this.model === undefined ? {} : { model: this.model }),
+      ...(this.thinkingLevel === undefined ? {} : { thinkingLevel: this.thinkingLevel }),
+    };
+  }
+}
+
+/**
  * The turn loop (R1-R4, R18, R20): model call, tool batch, steering, follow-up, until the
  * agent stops, fails or is aborted. Every effect is injected, so the same loop runs in-process
  * and inside a Temporal workflow.
@@ -88,33 +177,30 @@ export async function runAgentLoop(
   effects: AgentLoopEffects,
   options: AgentLoopOptions = {},
 ): Promise<AgentRunOutcome> {
-  const tools = indexTools(config.tools);
-  const descriptors = config.tools.map(describeTool);
-  const context: RunContext = {
-    systemPrompt: config.systemPrompt,
-    messages: transcript.messages,
-    tools: config.tools,
-  };
+  const setup = new TurnSetup(transcript, config);
+  const steeringMode = config.steeringMode ?? DEFAULT_QUEUE_MODE;
+  const followUpMode = config.followUpMode ?? DEFAULT_QUEUE_MODE;
+  const takeSteering = async () => effects.takeSteeringMessages(steeringMode);
   const newMessages: Message[] = [];
   let lastStopReason: AssistantMessage['stopReason'] | undefined;
 
   const append = async (message: Message): Promise<void> => {
     await effects.emit({ type: 'message_start', message });
     await effects.emit({ type: 'message_end', message });
-    transcript.messages.push(message);
+    setup.append(message);
     newMessages.push(message);
   };
 
   let pending: Message[];
   let firstTurn: boolean;
   if (options.resume) {
-    pending = [...prompts, ...(await effects.takeSteeringMessages())];
+    pending = [...prompts, ...(options.skipInitialSteeringPoll ? [] : await takeSteering())];
     firstTurn = false;
   } else {
     await effects.emit({ type: 'agent_start' });
     await effects.emit({ type: 'turn_start' });
     for (const prompt of prompts) await append(prompt);
-    pending = await effects.takeSteeringMessages();
+    pending = options.skipInitialSteeringPoll ? [] : await takeSteering();
     firstTurn = true;
   }
 
@@ -136,11 +222,7 @@ export async function runAgentLoop(
 
       const message = effects.isAborted()
         ? abortedAssistantMessage(effects.now())
-        : await effects.callModel({
-            systemPrompt: config.systemPrompt,
-            messages: [...transcript.messages],
-            tools: descriptors,
-          });
+        : await effects.callModel(await setup.request(config, effects.signal));
       await append(message);
       lastStopReason = message.stopReason;
 
@@ -161,17 +243,17 @@ export async function runAgentLoop(
                 assistantMessage: message,
                 toolCalls,
                 config: {
-                  tools,
+                  tools: setup.tools,
                   toolExecution: config.toolExecution ?? 'parallel',
                   beforeToolCall: config.beforeToolCall,
                   afterToolCall: config.afterToolCall,
                 },
-                context,
+                context: setup.context,
                 effects,
               });
         toolResults = batch.messages;
         for (const result of toolResults) {
-          transcript.messages.push(result);
+          setup.append(result);
           newMessages.push(result);
         }
         hasMoreToolCalls = !batch.terminate;
@@ -180,16 +262,24 @@ export async function runAgentLoop(
       await effects.emit({ type: 'turn_end', message, toolResults });
       // R21: an aborted run starts no new turn.
       if (effects.isAborted()) break run;
+      const turnContext = (): ShouldStopAfterTurnContext => ({
+        message,
+        toolResults,
+        context: setup.context,
+        newMessages,
+      });
+      const update = await config.prepareNextTurn?.(turnContext(), effects.signal);
+      if (update) setup.apply(update);
       if (
         config.shouldStopAfterTurn &&
-        (await config.shouldStopAfterTurn({ message, toolResults, context }))
+        (await config.shouldStopAfterTurn(turnContext(), effects.signal))
       ) {
         break run;
       }
-      pending = await effects.takeSteeringMessages();
+      pending = await takeSteering();
     }
 
-    const followUps = await effects.takeFollowUpMessages();
+    const followUps = await effects.takeFollowUpMessages(followUpMode);
     if (followUps.length === 0) break;
     pending = followUps;
   }

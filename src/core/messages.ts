@@ -101,6 +101,8 @@ export interface ToolResultMessage {
   content: ToolResultContent[];
   details?: unknown;
   isError: boolean;
+  /** What the tool's own work cost (a tool that calls a model, say), when it says so. */
+  usage?: Usage;
   timestamp: number;
   /**
    * Set by a host that keeps results in a job store: the body's `content` and `details` are

@@ -1,4 +1,5 @@
-import type { ApprovalRequest, BeforeToolCallHook, RunContext } from './hooks.js';
+import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
+import type { ApprovalRequest, BeforeToolCallHook, HookSignal, RunContext } from './hooks.js';
 import { deepFreeze } from './json-values.js';
 import { quoteBounded } from './limits.js';
 import type { AssistantMessage, ToolCall } from './messages.js';
@@ -42,6 +43,8 @@ export interface PreflightInput {
   context: RunContext;
   beforeToolCall?: BeforeToolCallHook | undefined;
   isAborted: () => boolean;
+  /** Handed to `beforeToolCall`. */
+  signal?: HookSignal;
 }
 
 function immediate(toolCall: ToolCall, text: string): ImmediateToolCall {
@@ -91,15 +94,23 @@ async function runGates(input: PreflightInput): Promise<PreflightOutcome> {
   // R10, R11
   let approval: ApprovalRequest | undefined;
   if (input.beforeToolCall) {
-    const decision = await input.beforeToolCall({
-      assistantMessage,
-      toolCall,
-      args,
-      tool,
-      context,
-    });
+    let decision: Awaited<ReturnType<BeforeToolCallHook>>;
+    try {
+      decision = await input.beforeToolCall(
+        { assistantMessage, toolCall, args, tool, context },
+        input.signal,
+      );
+    } catch (error) {
+      // R11: a hook that wrote to the frozen arguments is told what to do instead.
+      if (isFrozenWriteError(error)) {
+        return immediate(toolCall, argumentsChangedInPlaceText('beforeToolCall', error));
+      }
+      throw error;
+    }
     if (decision && 'block' in decision && decision.block) {
-      return immediate(toolCall, decision.reason || BLOCKED_BY_POLICY);
+      const blocked = immediate(toolCall, decision.reason || BLOCKED_BY_POLICY);
+      if (decision.terminate === true) blocked.result.terminate = true;
+      return blocked;
     }
     if (decision && 'args' in decision) {
       const revalidated = validateArguments(tool.name, tool.parameters, decision.args);

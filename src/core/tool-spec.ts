@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { ToolResultContent } from './messages.js';
+import type { ToolResultContent, Usage } from './messages.js';
 
 /** A duration as Temporal accepts it: milliseconds, or a string such as `"30s"` or `"5m"`. */
 export type Duration = number | string;
@@ -69,6 +69,11 @@ export type ToolArguments<TSpec extends ToolSpec> = Static<TSpec['parameters']>;
 export interface ToolExecutionResult {
   content: ToolResultContent[];
   details?: unknown;
+  /**
+   * What the tool's own work cost (a tool that calls a model, say). Carried on the tool result
+   * message; not counted in the run's model usage or budget.
+   */
+  usage?: Usage;
   /** When every result of a batch says so, the run stops after that batch (R18). */
   terminate?: boolean;
   /** Set by a host that stores results: see `ToolResultMessage.contentRef`. */

@@ -34,7 +34,7 @@ function passes(schema: Record<string, unknown>, value: unknown): boolean {
 export type ValidationOutcome =
   { ok: true; value: unknown } | { ok: false; message: string; failures: string[] };
 
-/** `/edits/0/oldText` becomes `edits.0.oldText`; the root is `arguments`. */
+/** `/edits/0/oldText` becomes `edits.0.oldText`; the root is `root` (Pi's name for it). */
 function pathOf(error: ErrorObject): string {
   const segments = error.instancePath
     .split('/')
@@ -47,13 +47,26 @@ function pathOf(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
     segments.push(params.additionalProperty);
   }
-  return segments.length === 0 ? 'arguments' : segments.join('.');
+  return segments.length === 0 ? 'root' : segments.join('.');
 }
 
+/**
+ * The failure in Pi's words (its validator's English messages), so that prompts tuned on Pi
+ * read the same. Unlike Pi, each missing or unexpected field is named by its own path (R8).
+ */
 function describeFailure(error: ErrorObject): string {
-  if (error.keyword === 'required') return `${pathOf(error)}: is required`;
-  if (error.keyword === 'additionalProperties') return `${pathOf(error)}: is not allowed`;
-  return `${pathOf(error)}: ${error.message ?? 'is invalid'}`;
+  const params = error.params as Record<string, unknown>;
+  let text: string;
+  if (error.keyword === 'required') {
+    text = `must have required properties ${String(params.missingProperty)}`;
+  } else if (error.keyword === 'additionalProperties') {
+    text = 'must not have additional properties';
+  } else if (error.keyword === 'type' && Array.isArray(params.type)) {
+    text = `must be either ${params.type.map(String).join(' or ')}`;
+  } else {
+    text = (error.message ?? 'is invalid').replace('must NOT', 'must not');
+  }
+  return `${pathOf(error)}: ${text}`;
 }
 
 /**
@@ -82,7 +95,8 @@ export function validateArguments(
     ...(unlisted > 0 ? [`  - ... and ${unlisted} more failing fields`] : []),
     '',
     'Received arguments:',
-    describeValue(received, MAXIMUM_QUOTED_LENGTH),
+    // Indented like Pi's; cut at the quoting limit (the arguments are model input).
+    describeValue(received, MAXIMUM_QUOTED_LENGTH, 2),
   ].join('\n');
   return { ok: false, message, failures };
 }

@@ -1,5 +1,12 @@
 import { CancellationScope, CancelledFailure, patched, workflowInfo } from '@temporalio/workflow';
-import { runAgentLoop, userMessage, type AssistantMessage, type ToolSpec } from '../core/index.js';
+import {
+  drainQueue,
+  runAgentLoop,
+  userMessage,
+  type AgentLoopEffects,
+  type AssistantMessage,
+  type ToolSpec,
+} from '../core/index.js';
 import { createActivityEffects } from './activity-effects.js';
 import { budgetSpentNow } from './budget-stop.js';
 import { installJobHandlers } from './job-handlers.js';
@@ -11,6 +18,7 @@ import { jobStatus } from './job-status.js';
 import type { AgentJobInput, AgentJobResult, CarriedState } from './job-types.js';
 import { startJobVisibility } from './job-visibility.js';
 import { JOB_STORE_PATCH } from './job-store-patch.js';
+import { jobQueueModes, takeRunPrompts, withQueueModes } from './job-queue-modes.js';
 import { runLegacyAgentJob } from './legacy/agent-workflow.js';
 import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js';
 import { createLocalActivityRecorder, createSinkRecorder } from './progress-recorder.js';
@@ -37,10 +45,13 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
 }
 
 async function runAgentJob(
-  input: AgentJobInput,
+  startInput: AgentJobInput,
   carried: CarriedState | undefined,
   { tools, beforeToolCall }: CheckedJob,
 ): Promise<AgentJobResult> {
+  const modes = jobQueueModes(startInput);
+  // The modes travel in the input of every run this job continues as new into.
+  const input = withQueueModes(startInput, modes);
   const state = initialJobState(carried, workflowInfo().startTime.getTime());
   if (input.budget) state.budget = input.budget;
   // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
@@ -53,22 +64,36 @@ async function runAgentJob(
     : createLocalActivityRecorder(state, statusOf);
 
   installJobHandlers(state, isAborted);
-  const effects = createActivityEffects({ input, state, progress, publish, isAborted });
+  // Hooks get the run's abort signal, fired when the workflow is cancelled (no command).
+  const abort = new AbortController();
+  root.cancelRequested.catch(() => abort.abort());
+  const effects: AgentLoopEffects = {
+    ...createActivityEffects({ input, state, progress, publish, isAborted }),
+    signal: abort.signal,
+    // The queues deliver by the job's modes (jobs of earlier releases: all at once).
+    takeSteeringMessages: (mode) => drainQueue(state.steering, mode),
+    takeFollowUpMessages: (mode) => drainQueue(state.followUps, mode),
+  };
   const config = {
     systemPrompt: input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
     tools,
     toolExecution: input.toolExecution ?? 'parallel',
     beforeToolCall,
+    ...modes,
   };
+  const oneAtATime = modes.steeringMode === 'one-at-a-time';
 
   let prompts = carried ? carried.pending : [userMessage(input.prompt, Date.now())];
   let resume = carried !== undefined;
   let idle = carried?.idle ?? false;
+  let fromQueue = false;
   for (;;) {
     if (!idle) {
       if (!resume) state.runStart = transcriptLength(state);
       const outcome = await runAgentLoop(prompts, state, config, effects, {
         resume,
+        // One at a time: prompts taken from a queue are the first turn's only new messages.
+        skipInitialSteeringPoll: oneAtATime && (resume ? prompts.length > 0 : fromQueue),
         shouldPause: () => workflowInfo().continueAsNewSuggested,
         // A spent budget ends the run at a turn boundary, before the next model call.
         shouldStopBeforeTurn: () => budgetSpentNow(state),
@@ -94,7 +119,8 @@ async function runAgentJob(
     if (!arrived) break;
     // A message that arrives after the budget ran out starts no run: the job ends.
     if (budgetSpentNow(state)) break;
-    prompts = [...state.steering.splice(0), ...state.followUps.splice(0)];
+    prompts = takeRunPrompts(state, modes);
+    fromQueue = true;
     resume = false;
   }
 

@@ -20,6 +20,8 @@ export const agentJobInputSchema = Type.Object(
     toolExecution: Type.Optional(
       Type.Union([Type.Literal('parallel'), Type.Literal('sequential')]),
     ),
+    steeringMode: Type.Optional(Type.Union([Type.Literal('one-at-a-time'), Type.Literal('all')])),
+    followUpMode: Type.Optional(Type.Union([Type.Literal('one-at-a-time'), Type.Literal('all')])),
     // Checked in depth by `parsePolicy`.
     policy: Type.Optional(Type.Object({ rules: Type.Array(Type.Unknown()) })),
     keepOpenMs: Type.Optional(Type.Integer({ minimum: 0 })),

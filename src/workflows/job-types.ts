@@ -1,4 +1,4 @@
-import type { AgentEvent, Message, ToolExecutionMode, Usage } from '../core/index.js';
+import type { AgentEvent, Message, QueueMode, ToolExecutionMode, Usage } from '../core/index.js';
 import type { Policy } from '../policy/policy-file.js';
 import type { BudgetExceeded, JobBudget } from './job-budget.js';
 import type { JobOutcome } from './job-outcome.js';
@@ -15,6 +15,14 @@ export interface AgentJobInput {
   tools: string[];
   systemPrompt?: string;
   toolExecution?: ToolExecutionMode;
+  /**
+   * How many queued steering messages go in before each model call: `one-at-a-time` (Pi's
+   * default, and this release's for new jobs) or `all`. Jobs started by an earlier release
+   * keep `all`.
+   */
+  steeringMode?: QueueMode;
+  /** How many queued follow-up messages start the next turn; as `steeringMode`. */
+  followUpMode?: QueueMode;
   policy?: Policy;
   /**
    * Keep the job open this many milliseconds after a run ends normally, waiting for a

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import {
-  TRUNCATED_TOOL_CALL,
+  truncatedToolCallText,
   type AfterToolCallHook,
   type BeforeToolCallHook,
 } from '../../src/core/index.js';
@@ -127,9 +127,13 @@ test('R3: truncated message whose calls would validate never reaches execute; th
     ['t3', true],
   ]);
   for (const result of results) {
-    expect(textOfResult(result)).toBe(TRUNCATED_TOOL_CALL);
+    expect(textOfResult(result)).toBe(truncatedToolCallText(result.toolName));
     expect(textOfResult(result)).toMatch(/output token limit/);
-    expect(textOfResult(result)).toMatch(/again, complete/);
+    // Pi's words (issue #14): the name, the limit, and the request to send it again complete.
+    expect(textOfResult(result)).toBe(
+      `Tool call "${result.toolName}" was not executed: the response hit the output token ` +
+        'limit, so its arguments may be truncated. Re-issue the tool call with complete arguments.',
+    );
   }
   // The batch did not terminate the run: the model was asked again and saw the failures.
   expect(harness.model.requests).toHaveLength(2);

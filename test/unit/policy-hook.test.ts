@@ -29,7 +29,7 @@ describe('R9, R12: abort checks around the hook', () => {
     );
     expect(
       immediateText(await preflight([readTool], toolCall('c1', 'read', {}), aborted)),
-    ).toContain('path: is required');
+    ).toContain('path: must have required properties path');
   });
 
   test('R12: an abort raised inside the hook answers Operation aborted', async () => {
@@ -223,7 +223,7 @@ describe('R11: frozen arguments and validated rewrites', () => {
     const message = textOfResult(result);
     expect(message).toContain('Validation failed for tool "settings"');
     expect(message).toContain('count: must be integer');
-    expect(message).toContain('label: is required');
+    expect(message).toContain('label: must have required properties label');
   });
 
   test('R11, R12: an abort raised by a rewriting hook still wins', async () => {

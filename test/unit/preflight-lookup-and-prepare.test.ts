@@ -120,10 +120,10 @@ describe('R7: prepareArguments', () => {
     expect(harness.executed).toEqual([]);
     const message = textOfResult(resultsOf(harness.transcript.messages)[0]);
     expect(message).toContain('Validation failed for tool "edit"');
-    expect(message).toContain('edits: must NOT have fewer than 1 items');
+    expect(message).toContain('edits: must not have fewer than 1 items');
     // R8: the message shows the arguments as the model sent them, not the shim's output.
-    expect(message).toContain('"oldText":"a"');
-    expect(message).not.toContain('"path":7');
+    expect(message).toContain('"oldText": "a"');
+    expect(message).not.toContain('"path": 7');
     expect(resultsOf(harness.transcript.messages)[0]!.isError).toBe(true);
   });
 
@@ -158,7 +158,7 @@ describe('R7: prepareArguments', () => {
       [plain],
       toolCall('c1', 'edit', { path: 'a.txt', oldText: 'x', newText: 'y' }),
     );
-    expect(immediateText(outcome)).toContain('edits: is required');
+    expect(immediateText(outcome)).toContain('edits: must have required properties edits');
   });
 
   test('R7: a schema-typed shim is still checked against the schema (Type.Object stays strict)', async () => {
@@ -168,6 +168,6 @@ describe('R7: prepareArguments', () => {
       prepareArguments: (raw) => ({ ...(raw as object), sneaky: true }),
     };
     const outcome = await preflight([strict], toolCall('c1', 'read', { path: 'a' }));
-    expect(immediateText(outcome)).toContain('sneaky: is not allowed');
+    expect(immediateText(outcome)).toContain('sneaky: must not have additional properties');
   });
 });

@@ -141,7 +141,7 @@ describe('R8: coercion toward declared types', () => {
 });
 
 describe('R8: failure messages', () => {
-  test('R8: every failing path is listed and the raw arguments are shown', async () => {
+  test("R8: every failing path is listed in Pi's words and the raw arguments are shown indented", async () => {
     const raw = {
       edits: [{ oldText: { nested: true }, newText: 'x' }, { oldText: 'a' }],
       extra: 1,
@@ -150,12 +150,12 @@ describe('R8: failure messages', () => {
     const message = immediateText(outcome);
     expect(message.split('\n')).toEqual([
       'Validation failed for tool "edit":',
-      '  - path: is required',
+      '  - path: must have required properties path',
       '  - edits.0.oldText: must be string',
-      '  - edits.1.newText: is required',
+      '  - edits.1.newText: must have required properties newText',
       '',
       'Received arguments:',
-      JSON.stringify(raw),
+      ...JSON.stringify(raw, null, 2).split('\n'),
     ]);
   });
 
@@ -165,7 +165,9 @@ describe('R8: failure messages', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.failures).toEqual(['ratio: must be number']);
-    expect(outcome.message).toContain('{"count":"3","ratio":"x","enabled":"true","label":5}');
+    expect(outcome.message).toContain(
+      JSON.stringify({ count: '3', ratio: 'x', enabled: 'true', label: 5 }, null, 2),
+    );
   });
 
   test('R8: a huge argument is cut in the message', () => {
@@ -178,9 +180,9 @@ describe('R8: failure messages', () => {
   });
 
   test.each([null, [], 'a string', 42, true])(
-    'R8: non-object arguments %j fail at the root',
+    'R8: non-object arguments %j fail at the root (named `root`, as in Pi)',
     (raw) => {
-      expect(failuresOf(settingsTool.parameters, raw)).toEqual(['arguments: must be object']);
+      expect(failuresOf(settingsTool.parameters, raw)).toEqual(['root: must be object']);
     },
   );
 
@@ -189,6 +191,27 @@ describe('R8: failure messages', () => {
     for (let level = 0; level < 5000; level += 1) deep = { a: deep };
     const outcome = await preflight([settingsTool], toolCall('c1', 'settings', deep));
     expect(immediateText(outcome)).toMatch(/nested deeper than 200 levels/);
+  });
+});
+
+describe("R8: failure texts in Pi's words", () => {
+  test('R8: a list of types reads "must be either a or b"; limits read "must not"', () => {
+    const schema = {
+      type: 'object',
+      properties: { v: { type: ['integer', 'boolean'] }, tags: { type: 'array', maxItems: 1 } },
+    } as unknown as TSchema;
+    expect(failuresOf(schema, { v: 'maybe', tags: [1, 2] })).toEqual([
+      'v: must be either integer or boolean',
+      'tags: must not have more than 1 items',
+    ]);
+  });
+
+  test('R8: a missing field and an unexpected field are each named by path', () => {
+    const schema = Type.Object({ path: Type.String() }, { additionalProperties: false });
+    expect(failuresOf(schema, { sneaky: 1 })).toEqual([
+      'path: must have required properties path',
+      'sneaky: must not have additional properties',
+    ]);
   });
 });
 

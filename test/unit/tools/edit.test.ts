@@ -88,7 +88,7 @@ describe('edit: legacy arguments (R7)', () => {
     const prepared = prepare({ path: 'a.ts', oldText: 'x' });
     expect(prepared.ok).toBe(false);
     if (prepared.ok) return;
-    expect(prepared.failures).toEqual(['edits.0.newText: is required']);
+    expect(prepared.failures).toEqual(['edits.0.newText: must have required properties newText']);
   });
 });
 
