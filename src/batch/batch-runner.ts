@@ -141,20 +141,25 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
   let running = 0;
   const queue: TaskProgress[] = [];
 
-  /** Stops the batch once its budget is spent: skips what is queued, stops what runs. */
+  /**
+   * Stops the batch once its budget is spent: stops what runs (once), and skips what is queued
+   * (each time: tasks are queued after the outcomes of earlier runs were counted).
+   */
   const checkBudget = () => {
-    if (!options.budget || budgetExceeded) return;
-    budgetExceeded = spentBatchBudget(options.budget, tasks, Date.now() - startedAt);
-    if (!budgetExceeded) return;
-    stopped ??= 'budget';
+    if (!options.budget) return;
+    if (!budgetExceeded) {
+      budgetExceeded = spentBatchBudget(options.budget, tasks, Date.now() - startedAt);
+      if (!budgetExceeded) return;
+      stopped ??= 'budget';
+      const runningJobs = tasks.filter((progress) => progress.state === 'running');
+      void stopJobsAtBoundary(client, runningJobs, budgetExceeded);
+    }
     const reason = budgetMessage(budgetExceeded);
     for (const progress of queue.splice(0)) {
       progress.state = 'skipped';
       progress.skipReason = reason;
       options.onChange(progress);
     }
-    const runningJobs = tasks.filter((progress) => progress.state === 'running');
-    void stopJobsAtBoundary(client, runningJobs, budgetExceeded);
   };
 
   /** Waits for a task's job to end; `holdsSlot`: it counts toward the concurrency until then. */

@@ -117,6 +117,14 @@ test('R20: a batch budget starts no more tasks (skipped, with the reason) and en
     expect(events.filter((type) => type === 'tool_execution_start')).toHaveLength(status.turns);
     expect(events.filter((type) => type === 'tool_execution_end')).toHaveLength(status.turns);
   }
+
+  // Run again with the same budget: what the finished jobs used counts, so nothing starts.
+  const again = planBatch(batchId, defined);
+  const rerun = await run(batchId, again, { budget: { maxTurns: 3 } });
+  expect(rerun.stopped).toBe('budget');
+  expect(again.map((progress) => progress.state)).toEqual(['failed', 'failed', 'skipped']);
+  expect(again[2]?.skipReason).toMatch(/^Batch budget exceeded: turns \d+ of 3$/);
+  expect(await exists(third?.workflowId ?? '')).toBe(false);
 });
 
 test('R20: a batch whose tasks finish within its budget completes normally, with their usage', async () => {
