@@ -89,6 +89,8 @@ export interface BatchRunOptions {
    * this run began; the failed attempt stays in `earlier`.
    */
   retryFailed?: boolean;
+  /** Called once when the batch's budget is spent, with the jobs asked to stop. */
+  onBudgetSpent?(exceeded: BudgetExceeded, stopping: readonly TaskProgress[]): void;
   /** How often the usage of running jobs is read from the job store (default 1000 ms). */
   usageIntervalMs?: number;
 }
@@ -152,6 +154,7 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
       if (!budgetExceeded) return;
       stopped ??= 'budget';
       const runningJobs = tasks.filter((progress) => progress.state === 'running');
+      options.onBudgetSpent?.(budgetExceeded, runningJobs);
       void stopJobsAtBoundary(client, runningJobs, budgetExceeded);
     }
     const reason = budgetMessage(budgetExceeded);

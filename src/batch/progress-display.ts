@@ -12,6 +12,8 @@ import {
 /** Shows a batch's progress as its tasks change state. */
 export interface ProgressDisplay {
   change(progress: TaskProgress): void;
+  /** A line about the whole batch (its budget spent, say), kept above a live block. */
+  note(text: string): void;
   /** Draws the last state and lets go of the terminal. */
   end(): void;
 }
@@ -73,6 +75,9 @@ export function plainProgress(output: TextOutput, tasks: readonly TaskProgress[]
       clock.note(progress);
       output.write(`${describeChange(progress)}  [${countsLine(countTasks(tasks))}]\n`);
     },
+    note(text) {
+      output.write(`${text}\n`);
+    },
     end() {
       output.write(`${countsLine(countTasks(tasks))}  ${clock.timing(tasks)}\n`);
     },
@@ -120,6 +125,9 @@ export function liveProgress(
         progress.state === 'cancelled' ||
         progress.state === 'skipped';
       redraw(lasting ? `${describeChange(progress)}\n` : '');
+    },
+    note(text) {
+      redraw(`${text}\n`);
     },
     end() {
       clearInterval(timer);

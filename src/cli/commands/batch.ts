@@ -168,6 +168,12 @@ export async function batchCommand(argv: string[]): Promise<number> {
         display.change(progress);
         results.schedule();
       },
+      onBudgetSpent(exceeded, stopping) {
+        display.note(
+          `${budgetMessage(exceeded)}: starting no more tasks; asking ${stopping.length} ` +
+            'running jobs to stop at their next turn boundary',
+        );
+      },
     });
     display.end();
     const written = results.flush();

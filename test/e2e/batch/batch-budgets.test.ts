@@ -76,6 +76,9 @@ test('dar batch --max-turns: exit 3, unstarted tasks skipped with the reason, ru
   expect(ran.stdout).toMatch(
     /Stopped \(Batch budget exceeded: turns \d+ of 3\): 1 tasks not started/,
   );
+  expect(ran.stdout).toMatch(
+    /^Batch budget exceeded: turns \d+ of 3: starting no more tasks; asking 2 running jobs to stop at their next turn boundary$/m,
+  );
   expect(ran.stdout).toMatch(/^c skipped \(not started\): Batch budget exceeded: turns/m);
   // The progress lines say what each finished task used.
   expect(ran.stdout).toMatch(/^a failed \(\d turns, [\d,]+ tokens, \$0\.0\d+\): Batch budget/m);
