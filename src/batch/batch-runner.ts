@@ -91,6 +91,11 @@ export interface BatchRunOptions {
   retryFailed?: boolean;
   /** Called once when the batch's budget is spent, with the jobs asked to stop. */
   onBudgetSpent?(exceeded: BudgetExceeded, stopping: readonly TaskProgress[]): void;
+  /**
+   * Read the usage of running jobs (into `live`) even without a budget: for a display that shows
+   * it as it grows. With a budget it is always read.
+   */
+  readsLiveUsage?: boolean;
   /** How often the usage of running jobs is read from the job store (default 1000 ms). */
   usageIntervalMs?: number;
 }
@@ -275,14 +280,18 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
   );
   // The usage of running jobs, for the progress display and the budget; one read at a time.
   let reading: Promise<void> | undefined;
-  const usageTimer = setInterval(() => {
+  const readUsage = () => {
     if (reading) return;
     const done = () => {
       reading = undefined;
     };
     // A failed read (the store, say) is tried again on the next tick.
     reading = readLiveUsage(client, store, tasks).then(checkBudget).then(done, done);
-  }, options.usageIntervalMs ?? DEFAULT_USAGE_INTERVAL_MS);
+  };
+  const readsUsage = options.budget !== undefined || options.readsLiveUsage === true;
+  const usageTimer = readsUsage
+    ? setInterval(readUsage, options.usageIntervalMs ?? DEFAULT_USAGE_INTERVAL_MS)
+    : undefined;
   try {
     for (;;) {
       if (signal?.aborted) stopped = 'interrupted';

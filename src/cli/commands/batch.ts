@@ -153,6 +153,8 @@ export async function batchCommand(argv: string[]): Promise<number> {
       signal: interrupted.signal,
       ...(budget ? { budget } : {}),
       retryFailed: values['retry-failed'] === true,
+      // The live block shows the running jobs' usage; plain lines only finished tasks'.
+      readsLiveUsage: out.isTTY,
       // The worker in this process runs the batch's jobs (and any other job on the task queue).
       async prepare(needed) {
         if (!needed) return;
