@@ -13,6 +13,7 @@ import { taskWorkflowId } from './batch-id.js';
 import { needsWorker, surveyTasks } from './batch-survey.js';
 import { stopJobsAtBoundary } from './batch-stop.js';
 import { readLiveUsage } from './live-usage.js';
+import { readEarlierAttempts, retryFailedTasks } from './task-attempts.js';
 import type { BatchTask } from './task-file.js';
 import { outcomeOf, type TaskOutcome, type TaskStatus } from './task-outcome.js';
 
@@ -113,22 +114,6 @@ export interface BatchRun {
 }
 
 const DEFAULT_USAGE_INTERVAL_MS = 1000;
-
-/** Marks a failed task for a new attempt: the failed one moves to `earlier`. */
-function retry(batchId: string, progress: TaskProgress): void {
-  if (!progress.outcome) return;
-  progress.earlier.push({
-    attempt: progress.attempt,
-    workflowId: progress.workflowId,
-    outcome: progress.outcome,
-  });
-  progress.attempt += 1;
-  progress.workflowId = taskWorkflowId(batchId, progress.task.id, progress.attempt);
-  progress.state = 'queued';
-  progress.origin = 'started';
-  delete progress.outcome;
-  delete progress.live;
-}
 
 /**
  * Runs a batch's tasks as agent jobs, at most `concurrency` at once, and resolves when each has
@@ -233,18 +218,7 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
   await options.prepare?.(
     needsWorker(found.map((task) => task.latest)) || options.retryFailed === true,
   );
-  await Promise.all(
-    tasks.map(async (progress, index) => {
-      const attempts = found[index]?.attempts ?? 0;
-      for (let attempt = 1; attempt < attempts; attempt += 1) {
-        const workflowId = taskWorkflowId(batchId, progress.task.id, attempt);
-        const outcome = await outcomeOf(client, store, client.workflow.getHandle(workflowId));
-        progress.earlier.push({ attempt, workflowId, outcome });
-      }
-      progress.attempt = Math.max(1, attempts);
-      progress.workflowId = taskWorkflowId(batchId, progress.task.id, progress.attempt);
-    }),
-  );
+  await readEarlierAttempts(client, store, batchId, tasks, found);
   const finished: Promise<void>[] = [];
   tasks.forEach((progress, index) => {
     const job = found[index]?.latest ?? 'none';
@@ -263,9 +237,7 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
   // for the finished jobs' outcomes before anything starts.
   if (options.budget || options.retryFailed) await Promise.all(finished);
   if (options.retryFailed) {
-    for (const progress of tasks) {
-      if (progress.origin !== 'finished' || progress.state !== 'failed') continue;
-      retry(batchId, progress);
+    for (const progress of retryFailedTasks(batchId, tasks)) {
       retried += 1;
       options.onChange(progress);
     }
