@@ -27,7 +27,12 @@ export function checkBatchId(id: string, flag: string): string {
   return id;
 }
 
-/** The workflow id of a batch's task: running the batch again finds the same workflow. */
-export function taskWorkflowId(batchId: string, taskId: string): string {
-  return `batch-${batchId}-${taskId}`;
+/**
+ * The workflow id of an attempt at a batch's task: running the batch again finds the same
+ * workflow. The first attempt is `batch-<batch>-<task>`; a later one (`--retry-failed`) adds
+ * `+attempt-<n>` (`+` is in neither a batch id nor a task id, so no two ids meet).
+ */
+export function taskWorkflowId(batchId: string, taskId: string, attempt = 1): string {
+  const first = `batch-${batchId}-${taskId}`;
+  return attempt === 1 ? first : `${first}+attempt-${attempt}`;
 }

@@ -1,8 +1,10 @@
+import { taskSpend } from './batch-budget.js';
 import type { TaskProgress } from './batch-runner.js';
 import {
   countTasks,
   countsLine,
   estimateRemaining,
+  formatCost,
   progressBar,
   timingLine,
 } from './progress-summary.js';
@@ -10,6 +12,8 @@ import {
 /** Shows a batch's progress as its tasks change state. */
 export interface ProgressDisplay {
   change(progress: TaskProgress): void;
+  /** A line about the whole batch (its budget spent, say), kept above a live block. */
+  note(text: string): void;
   /** Draws the last state and lets go of the terminal. */
   end(): void;
 }
@@ -20,14 +24,31 @@ export interface TextOutput {
   columns?: number;
 }
 
+/** `task-7 (attempt 2)` after a retry; `task-7` otherwise. */
+function taskName(progress: TaskProgress): string {
+  return progress.attempt > 1
+    ? `${progress.task.id} (attempt ${progress.attempt})`
+    : progress.task.id;
+}
+
+/** ` (3 turns, 1,200 tokens, $0.0120)`: what a finished task used, its earlier attempts too. */
+function spendNote(progress: TaskProgress): string {
+  if (!progress.outcome) return '';
+  const { turns, usage } = taskSpend(progress);
+  return ` (${turns} turns, ${usage.totalTokens.toLocaleString('en-US')} tokens, ${formatCost(usage.cost.total)})`;
+}
+
 function describeChange(progress: TaskProgress): string {
-  const { task, state, outcome, origin, workflowId } = progress;
+  const { state, outcome, origin, workflowId } = progress;
+  const name = taskName(progress);
   if (state === 'running') {
-    return `${task.id} running (${origin === 'attached' ? 'attached' : workflowId})`;
+    return `${name} running (${origin === 'attached' ? 'attached' : workflowId})`;
   }
+  if (state === 'queued') return `${name} queued`;
+  if (state === 'skipped') return `${name} skipped (not started): ${progress.skipReason ?? ''}`;
   const note = origin === 'finished' ? ' (earlier run)' : '';
   const reason = outcome?.error ? `: ${outcome.error}` : '';
-  return `${task.id} ${state}${note}${reason}`;
+  return `${name} ${state}${note}${spendNote(progress)}${reason}`;
 }
 
 /** Paces the ETA by the tasks this run saw finish. */
@@ -53,6 +74,9 @@ export function plainProgress(output: TextOutput, tasks: readonly TaskProgress[]
     change(progress) {
       clock.note(progress);
       output.write(`${describeChange(progress)}  [${countsLine(countTasks(tasks))}]\n`);
+    },
+    note(text) {
+      output.write(`${text}\n`);
     },
     end() {
       output.write(`${countsLine(countTasks(tasks))}  ${clock.timing(tasks)}\n`);
@@ -96,8 +120,14 @@ export function liveProgress(
   return {
     change(progress) {
       clock.note(progress);
-      const lasting = progress.state === 'failed' || progress.state === 'cancelled';
+      const lasting =
+        progress.state === 'failed' ||
+        progress.state === 'cancelled' ||
+        progress.state === 'skipped';
       redraw(lasting ? `${describeChange(progress)}\n` : '');
+    },
+    note(text) {
+      redraw(`${text}\n`);
     },
     end() {
       clearInterval(timer);

@@ -1,36 +1,76 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { Usage } from '../core/index.js';
 import type { TaskProgress } from './batch-runner.js';
-import type { TaskStatus } from './task-outcome.js';
+import type { TaskOutcome, TaskStatus } from './task-outcome.js';
 
-/** One line of the results file. */
-export interface ResultLine {
-  id: string;
-  status: TaskStatus;
+/** How one attempt at a task ended. */
+export interface AttemptRecord {
+  attempt: number;
+  workflowId: string;
+  /** `skipped`: never started, because the batch's budget was spent first (see `error`). */
+  status: TaskStatus | 'skipped';
   /** The final assistant text. */
   text: string;
   usage: Usage | null;
-  workflowId: string;
+  /** Model calls; null when the job's state could not be read. */
+  turns: number | null;
+  /** Why it failed, was cancelled (rarely) or was skipped. */
   error?: string;
 }
 
-/** The line of a finished task; undefined while it is queued or running. */
-export function resultLine(progress: TaskProgress): ResultLine | undefined {
-  const { outcome } = progress;
-  if (!outcome) return undefined;
-  const line: ResultLine = {
-    id: progress.task.id,
+/**
+ * One line of the results file: the task's latest attempt, and after `--retry-failed` the
+ * attempts before it (oldest first) in `earlierAttempts`.
+ */
+export interface ResultLine extends AttemptRecord {
+  id: string;
+  earlierAttempts?: AttemptRecord[];
+}
+
+function attemptRecord(attempt: number, workflowId: string, outcome: TaskOutcome): AttemptRecord {
+  const record: AttemptRecord = {
+    attempt,
+    workflowId,
     status: outcome.status,
     text: outcome.text,
     usage: outcome.usage,
-    workflowId: progress.workflowId,
+    turns: outcome.turns,
   };
-  if (outcome.error !== undefined) line.error = outcome.error;
+  if (outcome.error !== undefined) record.error = outcome.error;
+  return record;
+}
+
+/** The latest attempt of a task: undefined while it is queued or running. */
+function latestAttempt(progress: TaskProgress): AttemptRecord | undefined {
+  const { outcome, attempt, workflowId } = progress;
+  if (outcome) return attemptRecord(attempt, workflowId, outcome);
+  if (progress.state !== 'skipped') return undefined;
+  return {
+    attempt,
+    workflowId,
+    status: 'skipped',
+    text: '',
+    usage: null,
+    turns: null,
+    error: progress.skipReason ?? 'not started',
+  };
+}
+
+/** The line of a finished or skipped task; undefined while it is queued or running. */
+export function resultLine(progress: TaskProgress): ResultLine | undefined {
+  const latest = latestAttempt(progress);
+  if (!latest) return undefined;
+  const line: ResultLine = { id: progress.task.id, ...latest };
+  if (progress.earlier.length > 0) {
+    line.earlierAttempts = progress.earlier.map(({ attempt, workflowId, outcome }) =>
+      attemptRecord(attempt, workflowId, outcome),
+    );
+  }
   return line;
 }
 
 /**
- * Writes the results file anew: one JSON line per finished task, in the order of the batch file.
+ * Writes the results file anew: one JSON line per finished (or skipped) task, in the order of the batch file.
  * Written to a temporary file and renamed over the old one, so a reader (or a kill) never sees
  * half a file. Tasks finished by an earlier run are there too: their lines come from their
  * workflows, not from an old results file.

@@ -11,7 +11,12 @@ export type TaskStatus = JobOutcomeStatus;
 export interface TaskOutcome extends JobOutcome {
   /** Tokens and cost of the whole job; null when the job's state could not be read. */
   usage: Usage | null;
+  /** Model calls of the whole job; null when the job's state could not be read. */
+  turns: number | null;
 }
+
+/** What a job used, as its status says. */
+type JobSpend = Pick<TaskOutcome, 'usage' | 'turns'>;
 
 /** How long reading the usage of a failed or cancelled job may take. */
 const USAGE_QUERY_MS = 5000;
@@ -21,14 +26,14 @@ const USAGE_QUERY_MS = 5000;
  * (in the store, or for a first-release job its query) still has it. Best effort: null when
  * it cannot be read.
  */
-async function usageOfClosedJob(job: AgentJob, client: Client): Promise<Usage | null> {
+async function usageOfClosedJob(job: AgentJob, client: Client): Promise<JobSpend> {
   try {
     const status = await client.connection.withDeadline(Date.now() + USAGE_QUERY_MS, () =>
       job.status(),
     );
-    return status.usage;
+    return { usage: status.usage, turns: status.turns };
   } catch {
-    return null;
+    return { usage: null, turns: null };
   }
 }
 
@@ -43,6 +48,8 @@ export async function outcomeOf(
 ): Promise<TaskOutcome> {
   const job = new AgentJob(handle, store);
   const { result, ...outcome } = await jobEnding(job);
-  const usage = result ? result.status.usage : await usageOfClosedJob(job, client);
-  return { ...outcome, usage };
+  const spend = result
+    ? { usage: result.status.usage, turns: result.status.turns }
+    : await usageOfClosedJob(job, client);
+  return { ...outcome, ...spend };
 }

@@ -24,7 +24,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   batch: {
     usage:
       'dar batch FILE.jsonl [--concurrency N] [--model provider:id] [--results OUT.jsonl] ' +
-      '[--batch-id ID] [--state-dir DIR]',
+      '[--batch-id ID] [--max-turns N] [--max-tokens N] [--max-cost USD] [--max-time DURATION] ' +
+      '[--retry-failed] [--state-dir DIR]',
     load: async () => (await import('./commands/batch.js')).batchCommand,
   },
   worker: {

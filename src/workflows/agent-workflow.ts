@@ -113,7 +113,7 @@ async function runAgentJob(
     publish(state.phase, state.modelCalls);
     await progress.flush();
     const arrived = await waitForMessage(
-      () => state.steering.length + state.followUps.length > 0,
+      () => state.steering.length + state.followUps.length > 0 || state.batchStop !== undefined,
       input.keepOpenMs ?? 0,
     );
     if (!arrived) break;

@@ -1,11 +1,18 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Message } from '../core/index.js';
+import type { BudgetExceeded } from './job-budget.js';
 import type { JobStatus, SequencedEvent } from './job-types.js';
 
 /** A message to inject before the job's next model call (R20). */
 export const steerSignal = defineSignal<[text: string]>('steer');
 /** A message that starts another turn when the agent would stop (R20). */
 export const followUpSignal = defineSignal<[text: string]>('followUp');
+
+/**
+ * The job's batch spent its budget (`dar batch --max-...`): the job ends at its next turn
+ * boundary, as if its own budget were spent, never during a tool body. Sent by `dar batch`.
+ */
+export const batchBudgetSignal = defineSignal<[exceeded: BudgetExceeded]>('batchBudgetExceeded');
 
 export const statusQuery = defineQuery<JobStatus>('status');
 /** Events after a sequence number (at most `limit`, and fewer past ~1 MiB of JSON). */

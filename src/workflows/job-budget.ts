@@ -19,6 +19,11 @@ export interface BudgetExceeded {
   limit: BudgetLimit;
   used: number;
   max: number;
+  /**
+   * `batch`: the budget of the job's batch (`dar batch --max-...`) was spent, and the batch
+   * asked the job to stop; `used` and `max` are the batch's. Absent: the job's own budget.
+   */
+  scope?: 'batch';
 }
 
 /** What a job has used so far. */
@@ -53,7 +58,23 @@ const LIMIT_NAMES: Record<BudgetLimit, string> = {
   wallTime: 'wall time (ms)',
 };
 
-/** `Budget exceeded: turns 3 of 3`, the error text of a job stopped by its budget. */
-export function budgetMessage({ limit, used, max }: BudgetExceeded): string {
-  return `Budget exceeded: ${LIMIT_NAMES[limit]} ${used} of ${max}`;
+/**
+ * `Budget exceeded: turns 3 of 3`, the error text of a job stopped by its budget;
+ * `Batch budget exceeded: tokens 5200 of 5000` for one its batch's budget stopped.
+ */
+export function budgetMessage({ limit, used, max, scope }: BudgetExceeded): string {
+  const whose = scope === 'batch' ? 'Batch budget' : 'Budget';
+  return `${whose} exceeded: ${LIMIT_NAMES[limit]} ${used} of ${max}`;
+}
+
+/** Whether a value (a signal's payload, say) is a {@link BudgetExceeded}. */
+export function isBudgetExceeded(value: unknown): value is BudgetExceeded {
+  if (typeof value !== 'object' || value === null) return false;
+  const { limit, used, max } = value as Record<string, unknown>;
+  return (
+    typeof limit === 'string' &&
+    Object.hasOwn(LIMIT_NAMES, limit) &&
+    typeof used === 'number' &&
+    typeof max === 'number'
+  );
 }

@@ -1,11 +1,13 @@
 import { setHandler } from '@temporalio/workflow';
 import { userMessage } from '../core/index.js';
-import { followUpSignal, statusQuery, steerSignal } from './definitions.js';
+import { batchBudgetSignal, followUpSignal, statusQuery, steerSignal } from './definitions.js';
+import { isBudgetExceeded } from './job-budget.js';
 import type { JobState } from './job-state.js';
 import { jobStatus } from './job-status.js';
 
 /**
- * Installs the job's signal and query handlers. Signals only queue messages (R20). The status
+ * Installs the job's signal and query handlers. Signals only queue messages (R20) or
+ * note that the batch's budget is spent. The status
  * query answers from memory, a few hundred bytes; events and the transcript are read from the
  * job store, never through a query, so no reader can make the workflow answer a huge one.
  */
@@ -15,6 +17,12 @@ export function installJobHandlers(state: JobState, isAborted: () => boolean): v
   });
   setHandler(followUpSignal, (text) => {
     state.followUps.push(userMessage(text, Date.now()));
+  });
+  // Only noted here: the job stops at its next turn boundary (see budgetSpentNow).
+  setHandler(batchBudgetSignal, (exceeded) => {
+    if (!isBudgetExceeded(exceeded) || state.batchStop) return;
+    const { limit, used, max } = exceeded;
+    state.batchStop = { limit, used, max, scope: 'batch' };
   });
   setHandler(statusQuery, () => jobStatus(state, isAborted()));
 }

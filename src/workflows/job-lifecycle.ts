@@ -45,6 +45,7 @@ export async function continueJobAsNew(
     usage: state.usage,
     runStart: state.runStart,
     startedAt: state.startedAt,
+    ...(state.batchStop ? { batchStop: state.batchStop } : {}),
     ...(idle ? { idle } : {}),
   };
   return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({ ...input, carried });

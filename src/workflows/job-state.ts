@@ -35,8 +35,10 @@ export interface JobState {
   startedAt: number;
   /** The job's budget (from its input), if any. */
   budget?: JobBudget;
-  /** Set when the job's budget stopped it. */
+  /** Set when the job's budget (or its batch's) stopped it. */
   budgetExceeded?: BudgetExceeded;
+  /** Set when the job's batch spent its budget: the job stops at its next turn boundary. */
+  batchStop?: BudgetExceeded;
 }
 
 /**
@@ -58,6 +60,7 @@ export function initialJobState(carried: CarriedState | undefined, runStartedAt:
     lastSeq: carried?.lastSeq ?? 0,
     runStart: carried?.runStart ?? 0,
     startedAt: carried?.startedAt ?? runStartedAt,
+    ...(carried?.batchStop ? { batchStop: carried.batchStop } : {}),
   };
 }
 

@@ -73,6 +73,8 @@ export interface CarriedState {
   idle?: boolean;
   /** Workflow time (ms since the epoch) when the job's first run started; for the wall-time budget. */
   startedAt?: number;
+  /** The batch's budget was spent (a stop not yet reached when the job continued as new). */
+  batchStop?: BudgetExceeded;
 }
 
 export type SequencedEvent = AgentEvent & { seq: number };

@@ -8,12 +8,14 @@ import { countTasks } from '../../batch/progress-summary.js';
 import { throttledResults } from '../../batch/results-file.js';
 import { parseBatchFile } from '../../batch/task-file.js';
 import { batchWorkerOptions } from '../../batch/worker-slots.js';
+import { parseBudgetFlags } from '../../job-input/budget-flags.js';
+import { budgetMessage } from '../../workflows/job-budget.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
-import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
+import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 1000;
@@ -57,7 +59,16 @@ function defaultResultsPath(file: string): string {
   return `${file.replace(/\.jsonl$/, '')}.results.jsonl`;
 }
 
-function exitCode(tasks: readonly TaskProgress[], run: BatchRun): number {
+/**
+ * 1 when a task failed for its own reasons (its job budget included); else 3 when the batch's
+ * budget stopped the batch; else 130 when a task was cancelled or the batch interrupted; else 0.
+ */
+export function batchExitCode(tasks: readonly TaskProgress[], run: BatchRun): number {
+  const failedAlone = tasks.some(
+    ({ state, outcome }) => state === 'failed' && outcome?.budgetExceeded?.scope !== 'batch',
+  );
+  if (failedAlone) return EXIT_FAILED;
+  if (run.stopped === 'budget') return EXIT_BUDGET;
   const counts = countTasks(tasks);
   if (counts.failed > 0) return EXIT_FAILED;
   if (counts.cancelled > 0 || run.stopped) return EXIT_CANCELLED;
@@ -69,6 +80,8 @@ function exitCode(tasks: readonly TaskProgress[], run: BatchRun): number {
  * worker in this process. Every line is checked before anything starts. Running the same command
  * again (after Ctrl-C, a kill, a crash) continues the batch: each task's workflow id comes from
  * the batch id and the task id, so finished tasks are not run again and running ones are joined.
+ * `--max-...` is a budget for the whole batch; `--retry-failed` runs failed tasks again as new
+ * attempts (new workflow ids), keeping the failed attempts in the results file.
  */
 export async function batchCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -80,10 +93,22 @@ export async function batchCommand(argv: string[]): Promise<number> {
       results: { type: 'string' },
       'batch-id': { type: 'string' },
       'state-dir': { type: 'string' },
+      'max-turns': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-cost': { type: 'string' },
+      'max-time': { type: 'string' },
+      'retry-failed': { type: 'boolean' },
     },
     { min: 1, max: 1, names: 'one FILE.jsonl' },
   );
   const concurrency = concurrencyOf(values.concurrency);
+  // The whole batch's budget: the same flags as `dar run`'s, summed over all its jobs.
+  const budget = parseBudgetFlags({
+    maxTurns: values['max-turns'],
+    maxTokens: values['max-tokens'],
+    maxCost: values['max-cost'],
+    maxTime: values['max-time'],
+  });
   const file = resolve(positionals[0] ?? '');
   const contents = readBatchFile(file);
   const batchId = values['batch-id']
@@ -121,6 +146,10 @@ export async function batchCommand(argv: string[]): Promise<number> {
       tasks,
       concurrency,
       signal: interrupted.signal,
+      ...(budget ? { budget } : {}),
+      retryFailed: values['retry-failed'] === true,
+      // The live block shows the running jobs' usage; plain lines only finished tasks'.
+      readsLiveUsage: out.isTTY,
       // The worker in this process runs the batch's jobs (and any other job on the task queue).
       async prepare(needed) {
         if (!needed) return;
@@ -136,19 +165,31 @@ export async function batchCommand(argv: string[]): Promise<number> {
         display.change(progress);
         results.schedule();
       },
+      onBudgetSpent(exceeded, stopping) {
+        display.note(
+          `${budgetMessage(exceeded)}: starting no more tasks; asking ${stopping.length} ` +
+            'running jobs to stop at their next turn boundary',
+        );
+      },
     });
     display.end();
     const written = results.flush();
     const counts = countTasks(tasks);
     out.write(`Results: ${written} of ${counts.total} tasks in ${resultsPath}\n`);
-    if (run.stopped) {
+    if (run.retried > 0) out.write(`Retried: ${run.retried} failed tasks as new attempts\n`);
+    if (run.budgetExceeded) {
+      out.write(
+        `Stopped (${budgetMessage(run.budgetExceeded)}): ${counts.skipped} tasks not started ` +
+          '(skipped); running jobs ended at their next turn boundary.\n',
+      );
+    } else if (run.stopped) {
       const why = run.stopped === 'cancelled' ? 'a task was cancelled' : 'interrupted';
       out.write(
         `Stopped (${why}): ${counts.queued} tasks not started, ${counts.running} jobs still ` +
           'running (durable). Run the same command again to continue the batch.\n',
       );
     }
-    return exitCode(tasks, run);
+    return batchExitCode(tasks, run);
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);

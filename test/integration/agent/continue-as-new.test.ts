@@ -1,4 +1,5 @@
 import type { Message } from '../../../src/core/index.js';
+import { batchBudgetSignal } from '../../../src/workflows/definitions.js';
 import {
   jobInput,
   scriptedModel,
@@ -71,4 +72,34 @@ test('R20: a budget holds across continue-as-new: turns count on, wall time from
   expect(result.status.startedAt).toBeLessThan(lastRunStart);
   const events = await job.events(0, 100_000);
   expect(events.at(-1)?.type).toBe('agent_end');
+});
+
+test('R20: a job that continued as new still ends at a turn boundary when its batch spends its budget', async () => {
+  const folder = temporaryFolder();
+  const answers = Array.from({ length: 30 }, (_, index) => ({
+    stopReason: 'toolUse' as const,
+    content: [toolCall(`call-${index}`, 'bash', { command: `echo turn ${index}` })],
+    delayMs: 150,
+  }));
+  const model = scriptedModel(folder, answers);
+  const job = await startTestJob(server, jobInput({ model, workspace: folder }));
+  for (let attempt = 0; (await job.status()).continuedAsNew === 0; attempt += 1) {
+    if (attempt > 200) throw new Error('the job never continued as new');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const exceeded = { limit: 'tokens' as const, used: 5200, max: 5000 };
+  // Sent by id, as `dar batch` does: it reaches the job's current run.
+  await job.handle.signal(batchBudgetSignal, exceeded);
+  const result = await job.result();
+  expect(result.status.continuedAsNew).toBeGreaterThan(0);
+  expect(result.outcome).toMatchObject({
+    status: 'failed',
+    error: 'Batch budget exceeded: tokens 5200 of 5000',
+    budgetExceeded: { ...exceeded, scope: 'batch' },
+  });
+  expect(result.status.modelCalls).toBeLessThan(30);
+  const events = await job.events(0, 100_000);
+  expect(events.slice(-2).map((event) => event.type)).toEqual(['turn_end', 'agent_end']);
+  const starts = events.filter((event) => event.type === 'tool_execution_start').length;
+  expect(events.filter((event) => event.type === 'tool_execution_end')).toHaveLength(starts);
 });

@@ -25,10 +25,16 @@ function task(
     workflowId: `batch-b-${id}`,
     state,
     origin: 'started',
+    attempt: 1,
+    earlier: [],
   };
-  if (state !== 'queued' && state !== 'running') {
-    const usage = { ...emptyUsage(), totalTokens: 100 };
-    progress.outcome = { status: state, text: `${id} text`, usage, ...outcome };
+  if (state !== 'queued' && state !== 'running' && state !== 'skipped') {
+    const usage = {
+      ...emptyUsage(),
+      totalTokens: 100,
+      cost: { ...emptyUsage().cost, total: 0.01 },
+    };
+    progress.outcome = { status: state, text: `${id} text`, usage, turns: 2, ...outcome };
   }
   return progress;
 }
@@ -54,7 +60,10 @@ test('counts, tokens, durations, ETA and bar', () => {
     failed: 1,
     cancelled: 1,
     queued: 1,
+    skipped: 0,
     tokens: 300,
+    costUsd: 0.03,
+    turns: 6,
   });
   expect(formatDuration(7_400)).toBe('0:07');
   expect(formatDuration(754_000)).toBe('12:34');
@@ -85,10 +94,13 @@ test('plain progress: one line per state change, with the counts', () => {
     'a running (batch-b-a)  [done 0/2  running 1  failed 0  cancelled 0  queued 1]',
   );
   expect(lines[1]).toBe(
-    'a failed: the model script is used up  [done 0/2  running 0  failed 1  cancelled 0  queued 1]',
+    'a failed (2 turns, 100 tokens, $0.0100): the model script is used up  ' +
+      '[done 0/2  running 0  failed 1  cancelled 0  queued 1]',
   );
   expect(lines[2]).toMatch(/^b running \(attached\) {2}\[done 0\/2 {2}running 1/);
-  expect(lines[3]).toMatch(/^done 0\/2 {2}running 1 .* tokens 100 {2}elapsed 0:00 {2}eta /);
+  expect(lines[3]).toMatch(
+    /^done 0\/2 {2}running 1 .* turns 2 {2}tokens 100 {2}cost \$0\.0100 {2}elapsed 0:00 {2}eta /,
+  );
 });
 
 test('live progress: a block redrawn in place, failures printed above it', () => {
@@ -102,9 +114,9 @@ test('live progress: a block redrawn in place, failures printed above it', () =>
   const frames = output.text.split('\x1b[3F\x1b[J');
   // First draw, the change, the end: each frame is the 3-line block, nothing wraps.
   expect(frames).toHaveLength(3);
-  expect(frames[0]).toMatch(/^batch b {2}\[\.+\]\ndone 0\/2 {2}running 1 .*\ntokens 0 /);
+  expect(frames[0]).toMatch(/^batch b {2}\[\.+\]\ndone 0\/2 {2}running 1 .*\nturns 0 {2}tokens 0 /);
   expect(frames[1]).toMatch(
-    /^a failed: boom\nbatch b {2}\[#+\.+\]\ndone 0\/2 {2}running 0 {2}failed 1/,
+    /^a failed \(2 turns, 100 tokens, \$0\.0100\): boom\nbatch b {2}\[#+\.+\]\ndone 0\/2 {2}running 0 {2}failed 1/,
   );
   for (const frame of frames) {
     for (const line of frame.split('\n')) expect(line.length).toBeLessThan(80);
@@ -129,12 +141,68 @@ test('the results file: one line per finished task, in file order, replaced whol
       id: 'b',
       status: 'completed',
       text: 'b text',
-      usage: { ...emptyUsage(), totalTokens: 100 },
+      usage: { ...emptyUsage(), totalTokens: 100, cost: { ...emptyUsage().cost, total: 0.01 } },
+      turns: 2,
+      attempt: 1,
       workflowId: 'batch-b-b',
     },
     expect.objectContaining({ id: 'c', status: 'failed', error: 'boom', workflowId: 'batch-b-c' }),
   ]);
   expect(readdirSync(folder)).toEqual(['out.jsonl']);
+});
+
+test('running usage, skipped tasks and earlier attempts count in the summary and the results file', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'dar-results-'));
+  const path = join(folder, 'out.jsonl');
+  const running = task('a', 'running');
+  running.live = { turns: 3, usage: { ...emptyUsage(), totalTokens: 50 } };
+  const skipped = Object.assign(task('b', 'skipped'), {
+    skipReason: 'Batch budget exceeded: turns 5 of 5',
+  });
+  const retried = task('c', 'completed');
+  retried.earlier.push({
+    attempt: 1,
+    workflowId: 'batch-b-c',
+    outcome: { status: 'failed', text: '', usage: null, turns: 1, error: 'boom' },
+  });
+  Object.assign(retried, { attempt: 2, workflowId: 'batch-b-c+attempt-2' });
+  const tasks = [running, skipped, retried];
+  const counts = countTasks(tasks);
+  expect(counts).toMatchObject({ skipped: 1, running: 1, done: 1, turns: 6, tokens: 150 });
+  expect(progressBar(counts, 3)).toBe('[##.]');
+
+  const output = collector();
+  const display = plainProgress(output, tasks);
+  display.change(skipped);
+  display.change(retried);
+  const lines = output.text.trimEnd().split('\n');
+  expect(lines[0]).toMatch(
+    /^b skipped \(not started\): Batch budget exceeded: turns 5 of 5 {2}\[.* skipped 1\]$/,
+  );
+  expect(lines[1]).toMatch(/^c \(attempt 2\) completed \(3 turns, 100 tokens, \$0\.0100\)/);
+
+  expect(writeResults(path, tasks)).toBe(2);
+  const written = readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(written[0]).toEqual({
+    id: 'b',
+    attempt: 1,
+    workflowId: 'batch-b-b',
+    status: 'skipped',
+    text: '',
+    usage: null,
+    turns: null,
+    error: 'Batch budget exceeded: turns 5 of 5',
+  });
+  expect(written[1]).toMatchObject({
+    id: 'c',
+    attempt: 2,
+    workflowId: 'batch-b-c+attempt-2',
+    status: 'completed',
+    earlierAttempts: [{ attempt: 1, workflowId: 'batch-b-c', status: 'failed', error: 'boom' }],
+  });
 });
 
 test('list filters: batch and phase, checked before they reach the query', () => {

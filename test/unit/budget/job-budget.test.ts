@@ -3,7 +3,7 @@ import { parseBudgetFlags, parseDuration } from '../../../src/job-input/budget-f
 import { UsageError } from '../../../src/job-input/usage-error.js';
 import { exitCodeFor } from '../../../src/cli/commands/run.js';
 import { budgetSpentNow } from '../../../src/workflows/budget-stop.js';
-import { budgetMessage, spentBudget } from '../../../src/workflows/job-budget.js';
+import { budgetMessage, isBudgetExceeded, spentBudget } from '../../../src/workflows/job-budget.js';
 import { jobInputProblems } from '../../../src/workflows/job-input-schema.js';
 import { jobOutcome } from '../../../src/workflows/job-outcome.js';
 import { initialJobState } from '../../../src/workflows/job-state.js';
@@ -158,4 +158,27 @@ describe('budget flags and the input schema', () => {
       'budget.maxTurn: is not a known field',
     ]);
   });
+});
+
+test('R20: a stop the batch asks for ends the job only before another model call, with the batch reason', () => {
+  const state = initialJobState(undefined, 1000);
+  expect(budgetSpentNow(state)).toBe(false);
+  state.batchStop = { limit: 'tokens', used: 5200, max: 5000, scope: 'batch' };
+  // Noted, not yet applied: a job whose final answer came first completed.
+  expect(state.budgetExceeded).toBeUndefined();
+  expect(budgetSpentNow(state)).toBe(true);
+  expect(state.budgetExceeded).toEqual(state.batchStop);
+  const outcome = jobOutcome(jobStatus(state, false), []);
+  expect(outcome).toMatchObject({
+    status: 'failed',
+    error: 'Batch budget exceeded: tokens 5200 of 5000',
+  });
+  expect(budgetMessage({ limit: 'turns', used: 3, max: 3 })).toBe('Budget exceeded: turns 3 of 3');
+});
+
+test('a batch stop signal payload is checked before it is used', () => {
+  expect(isBudgetExceeded({ limit: 'cost', used: 1.2, max: 1 })).toBe(true);
+  expect(isBudgetExceeded({ limit: 'toString', used: 1, max: 1 })).toBe(false);
+  expect(isBudgetExceeded({ limit: 'turns', used: '3', max: 3 })).toBe(false);
+  expect(isBudgetExceeded(null)).toBe(false);
 });
