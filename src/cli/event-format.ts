@@ -46,6 +46,12 @@ export function formatEvent(event: SequencedEvent, turn: number): string | undef
       return `  ${event.isError ? 'x' : 'ok'} ${event.toolName}: ${preview(resultText(event.result))}`;
     case 'agent_end':
       return 'agent finished';
+    case 'compaction':
+      return (
+        `context compacted: messages ${event.summarised.start}-${event.summarised.end - 1} ` +
+        `summarised (about ${event.tokensBefore} tokens, now ${event.tokensAfter}, ` +
+        `window ${event.contextWindow})`
+      );
     default:
       return undefined;
   }
