@@ -8,6 +8,7 @@ import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { createEventPrinter } from '../event-format.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
+import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
@@ -16,7 +17,7 @@ export const runUsage =
   'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
   '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
   '[--system-prompt TEXT] [--max-turns N] [--max-tokens N] [--max-cost USD] ' +
-  '[--max-time DURATION] [--state-dir DIR]';
+  '[--max-time DURATION] [--context-window N] [--no-compaction] [--state-dir DIR]';
 
 /** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
 export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
@@ -74,6 +75,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-tokens': { type: 'string' },
       'max-cost': { type: 'string' },
       'max-time': { type: 'string' },
+      'context-window': { type: 'string' },
+      'no-compaction': { type: 'boolean' },
     },
     { min: 1, max: 1, names: 'one "<prompt>"' },
   );
@@ -91,6 +94,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       maxTokens: values['max-tokens'],
       maxCost: values['max-cost'],
       maxTime: values['max-time'],
+    }),
+    compaction: parseCompactionFlags({
+      contextWindow: values['context-window'],
+      noCompaction: values['no-compaction'],
     }),
   });
 
