@@ -46,12 +46,14 @@ export function formatEvent(event: SequencedEvent, turn: number): string | undef
       return `  ${event.isError ? 'x' : 'ok'} ${event.toolName}: ${preview(resultText(event.result))}`;
     case 'agent_end':
       return 'agent finished';
-    case 'compaction':
+    case 'compaction': {
+      const { start, end } = event.summarised;
+      const range = end - start === 1 ? `message ${start}` : `messages ${start}-${end - 1}`;
       return (
-        `context compacted: messages ${event.summarised.start}-${event.summarised.end - 1} ` +
-        `summarised (about ${event.tokensBefore} tokens, now ${event.tokensAfter}, ` +
-        `window ${event.contextWindow})`
+        `context compacted: ${range} summarised (about ${event.tokensBefore} tokens, ` +
+        `now ${event.tokensAfter}, window ${event.contextWindow})`
       );
+    }
     default:
       return undefined;
   }

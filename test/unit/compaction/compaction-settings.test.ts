@@ -127,4 +127,18 @@ test('dar events prints a compaction as one line', () => {
       2,
     ),
   ).toBe('context compacted: messages 0-4 summarised (about 910 tokens, now 120, window 1000)');
+  expect(
+    formatEvent(
+      {
+        type: 'compaction',
+        summarised: { start: 0, end: 1 },
+        tokensBefore: 910,
+        tokensAfter: 162,
+        contextWindow: 1000,
+        summaryRef: 'ref',
+        seq: 3,
+      },
+      2,
+    ),
+  ).toBe('context compacted: message 0 summarised (about 910 tokens, now 162, window 1000)');
 });
