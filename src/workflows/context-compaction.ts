@@ -54,6 +54,7 @@ export async function compactIfNeeded(
   }
   if (!result.compacted) return;
   state.compactionCalls += 1;
+  state.compactions += 1;
   state.usage = addUsage(state.usage, result.usage);
   state.modelContext = { summaryRef: result.summaryRef, keptFrom: result.keptFrom };
   state.contextTokens = { tokens: result.tokensAfter, countedTo: transcriptLength(state) };

@@ -60,6 +60,7 @@ function carriedContext(state: JobState): Partial<CarriedState> {
   if (state.modelContext) carried.modelContext = state.modelContext;
   if (state.contextWindow !== undefined) carried.contextWindow = state.contextWindow;
   if (state.compactionCalls > 0) carried.compactionCalls = state.compactionCalls;
+  if (state.compactions > 0) carried.compactions = state.compactions;
   if (state.contextTokens.tokens > 0) carried.contextTokens = state.contextTokens;
   return carried;
 }

@@ -51,6 +51,8 @@ export interface JobState {
   contextWindow?: number;
   /** Model calls made to summarise the context (each takes a call index after the turns'). */
   compactionCalls: number;
+  /** Compactions done (summary calls that gave a summary). */
+  compactions: number;
   /** Estimated tokens of stored tool results not counted yet, by content reference. */
   storedResultTokens: Record<string, number>;
 }
@@ -76,6 +78,7 @@ export function initialJobState(carried: CarriedState | undefined, runStartedAt:
     startedAt: carried?.startedAt ?? runStartedAt,
     contextTokens: carried?.contextTokens ?? { tokens: 0, countedTo: transcript.count },
     compactionCalls: carried?.compactionCalls ?? 0,
+    compactions: carried?.compactions ?? 0,
     storedResultTokens: {},
     ...(carried?.modelContext ? { modelContext: carried.modelContext } : {}),
     ...(carried?.contextWindow === undefined ? {} : { contextWindow: carried.contextWindow }),

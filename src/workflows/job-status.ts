@@ -22,6 +22,6 @@ export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
     continuedAsNew: state.runs,
     ...(state.budget ? { budget: state.budget, startedAt: state.startedAt } : {}),
     ...(state.budgetExceeded ? { budgetExceeded: state.budgetExceeded } : {}),
-    ...(state.compactionCalls > 0 ? { compactions: state.compactionCalls } : {}),
+    ...(state.compactions > 0 ? { compactions: state.compactions } : {}),
   };
 }

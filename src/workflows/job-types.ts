@@ -96,6 +96,8 @@ export interface CarriedState {
   contextWindow?: number;
   /** Model calls made to summarise the context. */
   compactionCalls?: number;
+  /** Compactions done. */
+  compactions?: number;
 }
 
 /**
@@ -144,7 +146,10 @@ export interface JobStatus {
   startedAt?: number;
   /** Set when the budget stopped the job. */
   budgetExceeded?: BudgetExceeded;
-  /** Model calls made to summarise the context (counted in `modelCalls` and `usage`, not `turns`). */
+  /**
+   * Times the model's context was compacted. Every summary call, one that failed too, counts in
+   * `modelCalls` and `usage`, never in `turns`.
+   */
   compactions?: number;
 }
 

@@ -3,7 +3,10 @@
  * summarises the older turns with a model call, later calls send the summary and the recent
  * turns, and the transcript, events and agent_end keep every message.
  */
+import { existsSync } from 'node:fs';
+import { WorkflowFailedError } from '@temporalio/client';
 import { textOf } from '../../../src/core/index.js';
+import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { SUMMARY_MESSAGE_OPENING } from '../../../src/compaction/summary-request.js';
 import { COMPACTION_PATCH } from '../../../src/workflows/compaction-patch.js';
 import type { SequencedEvent } from '../../../src/workflows/job-types.js';
@@ -193,4 +196,62 @@ test('a second compaction folds the first summary into the new one', async () =>
     { start: 3, end: 7 },
   ]);
   expect(callIds(await job.transcript())).toEqual(['one', 'two', 'three', 'four']);
+});
+
+test('R21: cancelling during the summary call ends the turn as aborted; no further model call', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    bashTurn('one', 200, 900), // call 0: over the threshold at once
+    { ...summaryAnswer('never'), delayMs: 60_000 }, // call 1: the summary, cancelled
+    { stopReason: 'stop', content: [text('never either')] },
+  ]);
+  recordRequests(model);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, prompt: PROMPT, compaction }),
+  );
+  const summaryRequestFile = `${scriptedRequestsFolder(model.slice('scripted:'.length))}/1.json`;
+  for (let waited = 0; !existsSync(summaryRequestFile); waited += 100) {
+    if (waited > 20_000) throw new Error('the summary call never started');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await job.cancel();
+  await expect(job.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  expect(recordedCalls(model)).toBe(2);
+  const messages = await job.transcript();
+  expect(messages.at(-1)).toMatchObject({ role: 'assistant', stopReason: 'aborted' });
+  expect(callIds(messages)).toEqual(['one']);
+  const events = await job.events(0);
+  expect(events.some((event) => event.type === 'compaction')).toBe(false);
+  expect(events.map((event) => event.type).slice(-2)).toEqual(['turn_end', 'agent_end']);
+});
+
+test('a summary call that fails leaves the context whole: the job goes on and tries again before the next call', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    bashTurn('one', 200, 150), // call 0
+    bashTurn('two', 200, 850), // call 1: over
+    { stopReason: 'error', content: [], errorMessage: 'summariser down' }, // call 2: fails
+    bashTurn('three', 200, 850), // call 3: sent the whole transcript
+    summaryAnswer('SUMMARY-AFTER-RETRY'), // call 4: the next try works
+    { stopReason: 'stop', content: [text('done')], usage: { input: 300, output: 5, costUsd: 0 } },
+  ]);
+  recordRequests(model);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, prompt: PROMPT, compaction }),
+  );
+  const result = await job.result();
+  expect(result.status.stopReason).toBe('stop');
+  expect(recordedCalls(model)).toBe(6);
+  const afterFailure = sentRequest(model, 3).messages;
+  expect(textOf(afterFailure[0]!)).toBe(PROMPT);
+  expect(callIds(afterFailure)).toEqual(['one', 'two']);
+  const last = sentRequest(model, 5).messages;
+  expect(textOf(last[0]!)).toContain('SUMMARY-AFTER-RETRY');
+  expect(result.status.compactions).toBe(1);
+  expect(result.status.modelCalls).toBe(6);
+  expect(result.status.turns).toBe(4);
+  const events = await job.events(0, 10_000);
+  expect(events.filter((event) => event.type === 'compaction')).toHaveLength(1);
 });
