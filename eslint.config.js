@@ -7,6 +7,7 @@ const workflowSafeFiles = [
   'src/core/**/*.ts',
   'src/workflows/**/*.ts',
   'src/policy/**/*.ts',
+  'src/compaction/**/*.ts',
   'src/tools/specs/**/*.ts',
   // The job store's plain types and canonical JSON, which workflow code may import.
   'src/store/references.ts',

@@ -2,7 +2,7 @@ import type { JobStore } from '../store/job-store.js';
 import { appendToTranscript } from '../transcript/transcript-nodes.js';
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
 import { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
-import type { TranscriptInput } from './store-activities.js';
+import type { TranscriptInput } from '../transcript/model-context.js';
 
 /** One write of a job's progress: new events, its status and, optionally, unstored messages. */
 export interface ProgressWrite {

@@ -1,31 +1,20 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type {
-  AssistantMessage,
-  Message,
-  ToolDescriptor,
-  ToolExecutionResult,
-} from '../core/index.js';
+import type { AssistantMessage, ToolDescriptor, ToolExecutionResult } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { isRetryableStoreError } from '../store/store-errors.js';
+import { estimateMessageTokens } from '../compaction/token-estimate.js';
+import { modelContextWindow } from '../providers/context-window.js';
 import { cachedReader } from '../transcript/cached-reader.js';
-import {
-  appendToTranscript,
-  hydrateMessage,
-  loadTranscript,
-  thinAssistantMessage,
-} from '../transcript/transcript-nodes.js';
-import type { TranscriptPointer } from '../workflows/job-types.js';
+import { loadModelContext, type TranscriptInput } from '../transcript/model-context.js';
+import { appendToTranscript, thinAssistantMessage } from '../transcript/transcript-nodes.js';
+import type { CompactedContext, TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
+import { makeCompactContext } from './compact-context.js';
 import { progressWriterFor, type ProgressWrite } from './progress-writer.js';
 import type { ExecuteToolInput } from './execute-tool.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 
-/** The transcript as the workflow knows it: what is stored, and the messages not stored yet. */
-export interface TranscriptInput {
-  pointer: TranscriptPointer;
-  /** Thin messages after the stored ones, in order. */
-  unstored: Message[];
-}
+export type { TranscriptInput } from '../transcript/model-context.js';
 
 export interface CallModelWithStoreInput {
   jobId: string;
@@ -36,6 +25,8 @@ export interface CallModelWithStoreInput {
   systemPrompt: string;
   tools: ToolDescriptor[];
   transcript: TranscriptInput;
+  /** Set once the job compacted: the model gets the summary and the kept messages. */
+  context?: CompactedContext;
 }
 
 export interface CallModelWithStoreResult {
@@ -43,10 +34,19 @@ export interface CallModelWithStoreResult {
   message: AssistantMessage;
   /** The stored transcript, now ending with the answer. */
   transcript: TranscriptPointer;
+  /** The model's context window, when its provider knows it. */
+  contextWindow?: number;
+  /** Estimated tokens of the messages sent and the answer (for providers that report no usage). */
+  estimatedContextTokens?: number;
 }
 
 export interface ExecuteToolWithStoreInput extends ExecuteToolInput {
   jobId: string;
+}
+
+export interface ExecuteToolWithStoreResult extends ToolExecutionResult {
+  /** Estimated tokens of the stored content, for deciding when to compact the context. */
+  estimatedTokens?: number;
 }
 
 /** A durable write of a job's progress (the progress recorder's local activity). */
@@ -72,17 +72,19 @@ export function createStoreActivities(
   async function callModelWithStore(
     input: CallModelWithStoreInput,
   ): Promise<CallModelWithStoreResult> {
-    const messages = await withStoreRetry(async () => [
-      ...(await loadTranscript(read, input.transcript.pointer)),
-      ...(await Promise.all(
-        input.transcript.unstored.map((message) => hydrateMessage(read, message)),
-      )),
-    ]);
+    const messages = await withStoreRetry(() =>
+      loadModelContext(read, input.transcript, input.context),
+    );
     const answer = await callModel({
       model: input.model,
       callIndex: input.callIndex,
       request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
     });
+    const contextWindow = await modelContextWindow(input.model);
+    const estimatedContextTokens = [...messages, answer].reduce(
+      (sum, message) => sum + estimateMessageTokens(message),
+      0,
+    );
     // The answer is paid for: wait out a store outage rather than fail and pay again.
     return withStoreRetry(async () => {
       const message = thinAssistantMessage(answer, await store.putObject(answer));
@@ -90,29 +92,48 @@ export function createStoreActivities(
         ...input.transcript.unstored,
         message,
       ]);
-      return { message, transcript };
+      return {
+        message,
+        transcript,
+        estimatedContextTokens,
+        ...(contextWindow === undefined ? {} : { contextWindow }),
+      };
     });
   }
 
   /** One prepared call's body; its content and details are stored, a reference comes back. */
   async function executeToolWithStore(
     input: ExecuteToolWithStoreInput,
-  ): Promise<ToolExecutionResult> {
+  ): Promise<ExecuteToolWithStoreResult> {
     const result = await executeTool(input);
     // The body has run (and may not be safe to run again): wait out a store outage.
     const contentRef = await withStoreRetry(() =>
       store.putObject({ content: result.content, details: result.details ?? null }),
     );
+    const estimatedTokens = estimateMessageTokens({
+      role: 'toolResult',
+      toolCallId: input.toolCallId,
+      toolName: input.toolName,
+      content: result.content,
+      isError: false,
+      timestamp: 0,
+    });
     return {
       content: [],
       ...(result.terminate === undefined ? {} : { terminate: result.terminate }),
       // Small and the workflow's to carry onto the tool result message.
       ...(result.usage == null ? {} : { usage: result.usage }),
       contentRef,
+      estimatedTokens,
     };
   }
 
-  return { callModelWithStore, executeToolWithStore, recordProgress: makeRecordProgress(store) };
+  return {
+    callModelWithStore,
+    executeToolWithStore,
+    compactContext: makeCompactContext(store, read),
+    recordProgress: makeRecordProgress(store),
+  };
 }
 
 /**

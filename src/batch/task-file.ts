@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { buildJobInput } from '../job-input/build-job-input.js';
 import { UsageError } from '../job-input/usage-error.js';
+import type { CompactionSettings } from '../workflows/compaction-settings.js';
 import type { JobBudget } from '../workflows/job-budget.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
 
@@ -19,7 +20,7 @@ export interface TaskDefaults {
   model?: string | undefined;
 }
 
-const FIELDS = ['id', 'prompt', 'workspace', 'model', 'tools', 'policy', 'budget'];
+const FIELDS = ['id', 'prompt', 'workspace', 'model', 'tools', 'policy', 'budget', 'compaction'];
 
 /** Task ids become part of workflow ids: short, and free of spaces and quotes. */
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -71,6 +72,18 @@ function budgetOf(task: Record<string, unknown>): JobBudget | undefined {
   return budget;
 }
 
+/** A line's `compaction`: an object whose keys and values the job input schema checks. */
+function compactionOf(task: Record<string, unknown>): CompactionSettings | undefined {
+  const compaction = task.compaction;
+  if (compaction === undefined) return undefined;
+  if (!isRecord(compaction)) {
+    throw new LineError(
+      '"compaction" must be an object (enabled, contextWindow, reserveTokens, keepRecentTokens)',
+    );
+  }
+  return compaction;
+}
+
 /** Checks one line the way `dar run` checks its flags; relative paths are the file's folder's. */
 function parseLine(text: string, line: number, folder: string, defaults: TaskDefaults): BatchTask {
   let task: unknown;
@@ -97,6 +110,7 @@ function parseLine(text: string, line: number, folder: string, defaults: TaskDef
         tools: toolList(task),
         policy: optionalString(task, 'policy'),
         budget: budgetOf(task),
+        compaction: compactionOf(task),
       },
       folder,
     );

@@ -18,7 +18,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
       'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
       '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
       '[--keep-open DURATION] [--system-prompt TEXT] [--max-turns N] [--max-tokens N] ' +
-      '[--max-cost USD] [--max-time DURATION] [--state-dir DIR]',
+      '[--max-cost USD] [--max-time DURATION] [--context-window N] [--no-compaction] ' +
+      '[--state-dir DIR]',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   batch: {

@@ -47,6 +47,14 @@ export function formatEvent(event: SequencedEvent, turn: number): string | undef
       return `  ${event.isError ? 'x' : 'ok'} ${event.toolName}: ${preview(resultText(event.result))}`;
     case 'agent_end':
       return 'agent finished';
+    case 'compaction': {
+      const { start, end } = event.summarised;
+      const range = end - start === 1 ? `message ${start}` : `messages ${start}-${end - 1}`;
+      return (
+        `context compacted: ${range} summarised (about ${event.tokensBefore} tokens, ` +
+        `now ${event.tokensAfter}, window ${event.contextWindow})`
+      );
+    }
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@ import { loadModelScript } from '../providers/model-script.js';
 import { baseUrlProblem, realProviderSpec } from '../providers/real-providers.js';
 import { knownProviders } from '../providers/registry.js';
 import { builtinToolSpecs } from '../tools/specs/index.js';
+import type { CompactionSettings } from '../workflows/compaction-settings.js';
 import type { JobBudget } from '../workflows/job-budget.js';
 import { jobInputProblems } from '../workflows/job-input-schema.js';
 import type { AgentJobInput } from '../workflows/job-types.js';
@@ -25,6 +26,8 @@ export interface JobFlags {
   budget?: JobBudget | undefined;
   /** How long the job waits for a follow-up after each run (see `AgentJobInput.keepOpenMs`). */
   keepOpenMs?: number | undefined;
+  /** Checked by the input schema (known keys, whole numbers). */
+  compaction?: CompactionSettings | undefined;
 }
 
 /** `scripted:` paths become absolute (the worker may run elsewhere) after the script is checked. */
@@ -121,6 +124,7 @@ export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInp
   if (flags.systemPrompt) input.systemPrompt = flags.systemPrompt;
   if (flags.budget !== undefined) input.budget = flags.budget;
   if (flags.keepOpenMs !== undefined) input.keepOpenMs = flags.keepOpenMs;
+  if (flags.compaction !== undefined) input.compaction = flags.compaction;
   // The same schema the workflow checks at entry: what passes here is never rejected there.
   const problems = jobInputProblems(input);
   if (problems.length > 0) throw new UsageError(`Bad job input: ${problems.join('; ')}`);

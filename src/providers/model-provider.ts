@@ -23,6 +23,11 @@ export interface ModelCallContext {
  */
 export interface ModelProvider {
   call(request: ModelRequest, context: ModelCallContext): Promise<AssistantMessage>;
+  /**
+   * The model's context window in tokens, when the provider knows it (a job compacts its context
+   * near it). Contract: must not throw for a missing key or base URL; undefined when unknown.
+   */
+  contextWindow?(): Promise<number | undefined>;
 }
 
 export interface ModelName {

@@ -47,6 +47,13 @@ function prepare(spec: RealProviderSpec, modelId: string, registry: Model<Api>[]
  */
 export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProvider {
   return {
+    async contextWindow() {
+      const piAi = await loadPiAi();
+      const registry = piAi.getModels(spec.piProvider as KnownProvider) as Model<Api>[];
+      // Only a listed model's window: an unknown id's (a local server's model) may be far smaller.
+      return registry.find((model) => model.id === modelId && model.api === spec.api)
+        ?.contextWindow;
+    },
     async call(request: ModelRequest, context: ModelCallContext): Promise<AssistantMessage> {
       const piAi = await loadPiAi();
       // Providers pi-ai does not know (openai-compatible) have no registry entries: [].

@@ -1,3 +1,5 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { emptyUsage, type AssistantMessage, type ModelRequest, type Usage } from '../core/index.js';
 import type { ModelCallContext, ModelProvider } from './model-provider.js';
 import { loadModelScript, type ScriptedUsage } from './model-script.js';
@@ -40,6 +42,22 @@ async function waitAlive(milliseconds: number, context: ModelCallContext): Promi
 }
 
 /**
+ * Where a script's requests are written when that folder exists: `FILE.requests/N.json` holds
+ * what model call N was sent (for tests and demos that check what a model saw). Opt-in by
+ * creating the folder.
+ */
+export function scriptedRequestsFolder(path: string): string {
+  return `${path}.requests`;
+}
+
+function recordRequest(path: string, callNumber: number, request: ModelRequest): void {
+  const folder = scriptedRequestsFolder(path);
+  if (existsSync(folder)) {
+    writeFileSync(join(folder, `${callNumber}.json`), JSON.stringify(request, null, 2));
+  }
+}
+
+/**
  * `scripted:FILE`: answer n of the script for model call n of the job. n is the call index the
  * host passes (stable across retries and replays); without one it is counted from the
  * transcript's assistant messages.
@@ -51,6 +69,7 @@ export function scriptedProvider(path: string): ModelProvider {
       const callNumber =
         context.callIndex ??
         request.messages.filter((message) => message.role === 'assistant').length;
+      recordRequest(path, callNumber, request);
       const base = {
         role: 'assistant' as const,
         api: 'scripted',

@@ -1,5 +1,6 @@
 import type { AgentEvent, Message, ToolExecutionResult, ToolResultMessage } from '../core/index.js';
-import type { JsonValue } from '../store/references.js';
+import { summaryOf } from '../compaction/summary-request.js';
+import type { JsonValue, ObjectRef } from '../store/references.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
 import {
   hydrateMessage,
@@ -59,6 +60,10 @@ export async function hydrateEvent(
       );
       const event: AgentEvent = { type: 'agent_end', messages };
       return { ...event, seq };
+    }
+    case 'compaction': {
+      const summary = (await read(body.summaryRef as ObjectRef)) as unknown as Message;
+      return { ...body, summary: summaryOf(summary), seq } as SequencedEvent;
     }
     default:
       return { ...body, seq } as SequencedEvent;

@@ -5,7 +5,9 @@ import { modelActivityOptions, toolActivityOptions } from './activity-options.js
 import { failedAssistantMessage } from './failed-assistant-message.js';
 import { failureMessage } from './failure-message.js';
 import { toolFailureMessage } from './tool-failure-message.js';
-import { advanceTranscript, unstoredMessages, type JobState } from './job-state.js';
+import { compactIfNeeded } from './context-compaction.js';
+import { countModelAnswer } from './context-tokens.js';
+import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
@@ -42,15 +44,19 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       publish(state.phase, state.modelCalls);
       progress.statusChanged();
       try {
+        await compactIfNeeded(input, state, progress);
         const answer = await callModelWithStore({
           jobId,
           model: input.model,
-          callIndex: state.modelCalls - 1,
+          callIndex: modelCallsMade(state) - 1,
           systemPrompt: request.systemPrompt,
           tools: request.tools,
           transcript: { pointer: state.transcript, unstored: unstoredMessages(state) },
+          ...(state.modelContext ? { context: state.modelContext } : {}),
         });
         state.usage = addUsage(state.usage, answer.message.usage);
+        if (answer.contextWindow !== undefined) state.contextWindow = answer.contextWindow;
+        countModelAnswer(state, answer.message, answer.estimatedContextTokens);
         // The loop appends the message next; the stored transcript already holds it.
         advanceTranscript(state, answer.transcript);
         return answer.message;
@@ -68,7 +74,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
         toolActivityOptions(call.tool),
       );
       try {
-        return await executeToolWithStore({
+        const { estimatedTokens, ...result } = await executeToolWithStore({
           jobId,
           toolName: call.tool.name,
           toolCallId: call.toolCall.id,
@@ -77,6 +83,10 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           // Turn too: a model may reuse a call id in a later turn (R24).
           idempotencyKey: `${jobId}/${state.modelCalls}/${call.toolCall.id}`,
         });
+        if (estimatedTokens !== undefined && result.contentRef !== undefined) {
+          state.storedResultTokens[result.contentRef] = estimatedTokens;
+        }
+        return result;
       } catch (error) {
         throw new Error(toolFailureMessage(call.tool, error), { cause: error });
       }

@@ -36,6 +36,17 @@ export const agentJobInputSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    compaction: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(Type.Boolean()),
+          contextWindow: Type.Optional(Type.Integer({ minimum: 1 })),
+          reserveTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+          keepRecentTokens: Type.Optional(Type.Integer({ minimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     batchId: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_BATCH_ID_CHARS })),
     // Written by the job itself when it continues as new.
     carried: Type.Optional(Type.Object({})),

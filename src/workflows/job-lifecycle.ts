@@ -5,6 +5,7 @@ import {
   isCancellation,
 } from '@temporalio/workflow';
 import type { Message } from '../core/index.js';
+import { countNewMessages } from './context-tokens.js';
 import type { JobState } from './job-state.js';
 import type { AgentJobInput, CarriedState } from './job-types.js';
 import type { ProgressRecorder } from './progress-recorder.js';
@@ -34,6 +35,8 @@ export async function continueJobAsNew(
 ): Promise<never> {
   await condition(allHandlersFinished);
   await progress.flush();
+  // The next run starts without this run's messages: count them now.
+  countNewMessages(state);
   const carried: CarriedState = {
     transcript: state.transcript,
     steering: state.steering.splice(0),
@@ -47,6 +50,18 @@ export async function continueJobAsNew(
     startedAt: state.startedAt,
     ...(state.batchStop ? { batchStop: state.batchStop } : {}),
     ...(idle ? { idle } : {}),
+    ...carriedContext(state),
   };
   return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({ ...input, carried });
+}
+
+/** The compaction facts a run hands on, only for a job that has them (old inputs stay as they were). */
+function carriedContext(state: JobState): Partial<CarriedState> {
+  const carried: Partial<CarriedState> = {};
+  if (state.modelContext) carried.modelContext = state.modelContext;
+  if (state.contextWindow !== undefined) carried.contextWindow = state.contextWindow;
+  if (state.compactionCalls > 0) carried.compactionCalls = state.compactionCalls;
+  if (state.compactions > 0) carried.compactions = state.compactions;
+  if (state.contextTokens.tokens > 0) carried.contextTokens = state.contextTokens;
+  return carried;
 }

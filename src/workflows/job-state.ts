@@ -1,7 +1,13 @@
 import type { Message, Usage } from '../core/index.js';
 import { emptyUsage } from '../core/index.js';
 import type { BudgetExceeded, JobBudget } from './job-budget.js';
-import type { CarriedState, JobPhase, TranscriptPointer } from './job-types.js';
+import type {
+  CarriedState,
+  CompactedContext,
+  ContextTokens,
+  JobPhase,
+  TranscriptPointer,
+} from './job-types.js';
 
 /**
  * Everything a job knows between turns, as one plain-JSON object. It is control state: the
@@ -39,6 +45,18 @@ export interface JobState {
   budgetExceeded?: BudgetExceeded;
   /** Set when the job's batch spent its budget: the job stops at its next turn boundary. */
   batchStop?: BudgetExceeded;
+  /** The model's context, once compacted; unset, the model gets the whole transcript. */
+  modelContext?: CompactedContext;
+  /** The size of the model's context, for deciding when to compact. */
+  contextTokens: ContextTokens;
+  /** The model's context window as the model activity reported it. */
+  contextWindow?: number;
+  /** Model calls made to summarise the context (each takes a call index after the turns'). */
+  compactionCalls: number;
+  /** Compactions done (summary calls that gave a summary). */
+  compactions: number;
+  /** Estimated tokens of stored tool results not counted yet, by content reference. */
+  storedResultTokens: Record<string, number>;
 }
 
 /**
@@ -61,6 +79,12 @@ export function initialJobState(carried: CarriedState | undefined, runStartedAt:
     runStart: carried?.runStart ?? 0,
     startedAt: carried?.startedAt ?? runStartedAt,
     ...(carried?.batchStop ? { batchStop: carried.batchStop } : {}),
+    contextTokens: carried?.contextTokens ?? { tokens: 0, countedTo: transcript.count },
+    compactionCalls: carried?.compactionCalls ?? 0,
+    compactions: carried?.compactions ?? 0,
+    storedResultTokens: {},
+    ...(carried?.modelContext ? { modelContext: carried.modelContext } : {}),
+    ...(carried?.contextWindow === undefined ? {} : { contextWindow: carried.contextWindow }),
   };
 }
 
@@ -80,4 +104,9 @@ export function unstoredMessages(state: JobState): Message[] {
  */
 export function advanceTranscript(state: JobState, pointer: TranscriptPointer): void {
   if (pointer.count > state.transcript.count) state.transcript = pointer;
+}
+
+/** Model calls of the job so far, turns and summaries: the next call's index. */
+export function modelCallsMade(state: JobState): number {
+  return state.modelCalls + state.compactionCalls;
 }

@@ -13,7 +13,7 @@ export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
   return {
     phase: state.phase,
     turns: state.modelCalls,
-    modelCalls: state.modelCalls,
+    modelCalls: state.modelCalls + state.compactionCalls,
     lastSeq: state.lastSeq,
     stopReason: last?.stopReason,
     errorMessage: last?.errorMessage,
@@ -22,5 +22,6 @@ export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
     continuedAsNew: state.runs,
     ...(state.budget ? { budget: state.budget, startedAt: state.startedAt } : {}),
     ...(state.budgetExceeded ? { budgetExceeded: state.budgetExceeded } : {}),
+    ...(state.compactions > 0 ? { compactions: state.compactions } : {}),
   };
 }

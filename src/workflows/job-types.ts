@@ -1,6 +1,7 @@
 import type { AgentEvent, Message, QueueMode, ToolExecutionMode, Usage } from '../core/index.js';
 import type { Policy } from '../policy/policy-file.js';
 import type { BudgetExceeded, JobBudget } from './job-budget.js';
+import type { CompactionSettings } from './compaction-settings.js';
 import type { JobOutcome } from './job-outcome.js';
 import type { LegacyCarriedState } from './legacy/job-types.js';
 
@@ -35,6 +36,12 @@ export interface AgentJobInput {
    * `budgetExceeded` set.
    */
   budget?: JobBudget;
+  /**
+   * Compaction of the model's context: near the model's context window, older turns are
+   * summarised by a model call and later calls send the summary and the recent turns; the
+   * transcript keeps every message. Defaults in {@link CompactionSettings}.
+   */
+  compaction?: CompactionSettings;
   /** The batch this job belongs to (`dar batch`); published as the `DarBatchId` search attribute. */
   batchId?: string;
   /** Set by the job itself when it continues as new; users leave it out. */
@@ -49,6 +56,23 @@ export interface AgentJobInput {
 export interface TranscriptPointer {
   head: string | null;
   count: number;
+}
+
+/**
+ * The model's context after compaction: the stored summary message (a user message) stands for
+ * the transcript before `keptFrom`, and the transcript from `keptFrom` on follows it.
+ */
+export interface CompactedContext {
+  summaryRef: string;
+  /** Transcript position of the first message sent as it is. */
+  keptFrom: number;
+}
+
+/** What the job knows of the size of the model's context, for deciding when to compact. */
+export interface ContextTokens {
+  /** Tokens of the context up to transcript position `countedTo`: measured, plus estimates. */
+  tokens: number;
+  countedTo: number;
 }
 
 /**
@@ -75,9 +99,42 @@ export interface CarriedState {
   startedAt?: number;
   /** The batch's budget was spent (a stop not yet reached when the job continued as new). */
   batchStop?: BudgetExceeded;
+  /** Set once the job compacted the model's context. */
+  modelContext?: CompactedContext;
+  contextTokens?: ContextTokens;
+  /** The model's context window as the model activity reported it. */
+  contextWindow?: number;
+  /** Model calls made to summarise the context. */
+  compactionCalls?: number;
+  /** Compactions done. */
+  compactions?: number;
 }
 
-export type SequencedEvent = AgentEvent & { seq: number };
+/**
+ * A job's own event beside Pi's: the model's context was compacted. The transcript keeps every
+ * message; from now on the model gets the summary in place of positions `[start, end)`.
+ */
+// A type, not an interface: readers treat events as plain records.
+export type CompactionEvent = {
+  type: 'compaction';
+  /**
+   * Transcript positions summarised by this compaction; the summary also carries the previous
+   * summary (of the positions before `start`), so it stands for everything before `end`.
+   */
+  summarised: { start: number; end: number };
+  /** The context as estimated before (what passed the threshold) and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  contextWindow: number;
+  /** The stored summary message; readers get its text as `summary`. */
+  summaryRef: string;
+  summary?: string;
+};
+
+/** Every event of a job's stream. */
+export type JobEvent = AgentEvent | CompactionEvent;
+
+export type SequencedEvent = JobEvent & { seq: number };
 
 export type JobPhase = 'starting' | 'model' | 'tools' | 'waiting' | 'done';
 
@@ -99,6 +156,11 @@ export interface JobStatus {
   startedAt?: number;
   /** Set when the budget stopped the job. */
   budgetExceeded?: BudgetExceeded;
+  /**
+   * Times the model's context was compacted. Every summary call, one that failed too, counts in
+   * `modelCalls` and `usage`, never in `turns`.
+   */
+  compactions?: number;
 }
 
 /**

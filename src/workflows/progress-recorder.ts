@@ -6,10 +6,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
-import type { AgentEvent } from '../core/index.js';
 import type { JobState } from './job-state.js';
 import { advanceTranscript, transcriptLength, unstoredMessages } from './job-state.js';
-import type { JobStatus } from './job-types.js';
+import type { JobEvent, JobStatus } from './job-types.js';
 import type { ProgressSinks } from './progress-sink.js';
 
 /**
@@ -29,7 +28,7 @@ const { recordProgress } = proxyLocalActivities<AgentActivities>({
 
 export interface ProgressRecorder {
   /** Numbers an event and queues it; it is written with the next flush, started at once. */
-  record(event: AgentEvent): void;
+  record(event: JobEvent): void;
   /** Resolves when every event recorded so far, and the transcript, are in the store. */
   flush(): Promise<void>;
   /** The job's phase changed without an event: the stored status should follow soon. */
@@ -40,7 +39,7 @@ export interface ProgressRecorder {
  * `agent_end` refers to the run's messages by their transcript positions instead of copying
  * them: the recorder stores the transcript first and fills in `head`. Readers expand it.
  */
-function storedForm(event: AgentEvent, state: JobState): unknown {
+function storedForm(event: JobEvent, state: JobState): unknown {
   if (event.type !== 'agent_end') return event;
   return {
     type: 'agent_end',

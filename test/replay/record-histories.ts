@@ -129,7 +129,17 @@ async function recordScenario(root: string, scenario: ReplayScenario): Promise<v
   await store.close();
 }
 
+/**
+ * `DAR_RECORD_SCENARIOS=name,name` records only those scenarios: a new scenario is recorded
+ * without recording again the histories earlier releases made.
+ */
+function scenariosToRecord(): ReplayScenario[] {
+  const names = process.env.DAR_RECORD_SCENARIOS?.split(',').map((name) => name.trim());
+  if (!names) return jobStoreScenarios;
+  return jobStoreScenarios.filter((scenario) => names.includes(scenario.name));
+}
+
 test('record the job-store histories from real runs', async () => {
   const root = temporaryFolder('dar-record-');
-  for (const scenario of jobStoreScenarios) await recordScenario(root, scenario);
+  for (const scenario of scenariosToRecord()) await recordScenario(root, scenario);
 }, 300_000);

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentWorkflowsPath } from '../../src/worker/workflow-bundle-path.js';
+import { COMPACTION_PATCH } from '../../src/workflows/compaction-patch.js';
 import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
@@ -87,6 +88,12 @@ test('R23: first release histories have no job-store marker; job-store ones have
   }
   for (const fixture of jobStoreFixtures) {
     expect(recordedPatches(fixture)).toContain(JOB_STORE_PATCH);
+  }
+  // Compaction is replayed too; jobs that never reached the threshold never asked for it.
+  for (const fixture of fixtures) {
+    expect(recordedPatches(fixture).includes(COMPACTION_PATCH)).toBe(
+      fixture === 'store-compaction',
+    );
   }
 });
 

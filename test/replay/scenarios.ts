@@ -81,6 +81,19 @@ export const firstReleaseScenarios: ReplayScenario[] = [
   },
 ];
 
+function usage(input: number) {
+  return { input, output: 10, costUsd: 0 };
+}
+
+/** A turn printing 200 characters (about 50 tokens), reporting `inputTokens` of prompt. */
+function compactionTurn(id: string, inputTokens: number): ScriptedAnswer {
+  return {
+    stopReason: 'toolUse',
+    content: [toolCall(id, 'bash', { command: "head -c 200 /dev/zero | tr '\\0' x" })],
+    usage: usage(inputTokens),
+  };
+}
+
 /** Turns of the continue-as-new scenario: enough for at least two continue-as-new. */
 const continueAsNewTurns = 8;
 
@@ -137,6 +150,22 @@ export const jobStoreScenarios: ReplayScenario[] = [
         content: [toolCall(`call-${index}`, 'bash', { command: `echo turn ${index}` })],
       })),
       { stopReason: 'stop', content: [text('counted')] },
+    ],
+  },
+  {
+    // Over the window after the second turn: a summary call, then a turn on summary + recent turns.
+    name: 'store-compaction',
+    input: {
+      prompt: 'fill the context',
+      tools: ['bash'],
+      compaction: { contextWindow: 1000, reserveTokens: 200, keepRecentTokens: 60 },
+    },
+    answers: [
+      compactionTurn('one', 150),
+      compactionTurn('two', 850),
+      { stopReason: 'stop', content: [text('summary of one')], usage: usage(500) },
+      compactionTurn('three', 300),
+      { stopReason: 'stop', content: [text('filled')], usage: usage(300) },
     ],
   },
 ];

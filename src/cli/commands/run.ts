@@ -8,6 +8,7 @@ import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { createEventPrinter } from '../event-format.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
+import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseKeepOpen } from '../../job-input/keep-open-flag.js';
 import { parseFlags } from '../parse-flags.js';
@@ -70,6 +71,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-cost': { type: 'string' },
       'max-time': { type: 'string' },
       'keep-open': { type: 'string' },
+      'context-window': { type: 'string' },
+      'no-compaction': { type: 'boolean' },
     },
     { min: 1, max: 1, names: 'one "<prompt>"' },
   );
@@ -89,6 +92,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       maxTime: values['max-time'],
     }),
     keepOpenMs: values['keep-open'] === undefined ? undefined : parseKeepOpen(values['keep-open']),
+    compaction: parseCompactionFlags({
+      contextWindow: values['context-window'],
+      noCompaction: values['no-compaction'],
+    }),
   });
 
   const connection = await openConnection(values['state-dir']);

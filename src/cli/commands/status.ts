@@ -39,6 +39,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
     if (status.errorMessage) lines.push(`error:      ${status.errorMessage}`);
     if (status.continuedAsNew > 0)
       lines.push(`continued:  ${status.continuedAsNew} time(s) as new`);
+    if (status.compactions) lines.push(`compacted:  ${status.compactions} time(s)`);
     console.log(lines.join('\n'));
     return EXIT_OK;
   } finally {
