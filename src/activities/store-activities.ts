@@ -16,6 +16,7 @@ import {
 } from '../transcript/transcript-nodes.js';
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
+import type { ProviderPauses } from './provider-pauses.js';
 import type { ExecuteToolInput } from './execute-tool.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 
@@ -86,6 +87,7 @@ function isAgentEndRange(event: unknown): event is AgentJobRangeEvent {
 export function createStoreActivities(
   store: JobStore,
   executeTool: (input: ExecuteToolInput) => Promise<ToolExecutionResult>,
+  pauses?: ProviderPauses,
 ) {
   const read = cachedReader(store);
 
@@ -99,11 +101,14 @@ export function createStoreActivities(
         input.transcript.unstored.map((message) => hydrateMessage(read, message)),
       )),
     ]);
-    const answer = await callModel({
-      model: input.model,
-      callIndex: input.callIndex,
-      request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
-    });
+    const answer = await callModel(
+      {
+        model: input.model,
+        callIndex: input.callIndex,
+        request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
+      },
+      pauses,
+    );
     // The answer is paid for: wait out a store outage rather than fail and pay again.
     return withStoreRetry(async () => {
       const message = thinAssistantMessage(answer, await store.putObject(answer));

@@ -1,4 +1,3 @@
-import type { Worker } from '@temporalio/worker';
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { batchIdOf, checkBatchId } from '../../batch/batch-id.js';
@@ -9,15 +8,17 @@ import { throttledResults } from '../../batch/results-file.js';
 import { parseBatchFile } from '../../batch/task-file.js';
 import { batchWorkerOptions } from '../../batch/worker-slots.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
+import type { AgentWorker } from '../../worker/agent-worker-group.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
+import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 
 export const batchUsage =
   'dar batch FILE.jsonl [--concurrency N] [--model provider:id] [--results OUT.jsonl] ' +
-  '[--batch-id ID] [--state-dir DIR]';
+  '[--batch-id ID] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--state-dir DIR]';
 
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 1000;
@@ -84,10 +85,12 @@ export async function batchCommand(argv: string[]): Promise<number> {
       results: { type: 'string' },
       'batch-id': { type: 'string' },
       'state-dir': { type: 'string' },
+      ...modelRateOption,
     },
     { min: 1, max: 1, names: 'one FILE.jsonl' },
   );
   const concurrency = concurrencyOf(values.concurrency);
+  const modelPacing = modelPacingOfFlags(values['model-rate']);
   const file = resolve(positionals[0] ?? '');
   const contents = readBatchFile(file);
   const batchId = values['batch-id']
@@ -101,7 +104,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
   prepareResultsFolder(resultsPath);
 
   const connection = await openConnection(values['state-dir']);
-  let worker: Worker | undefined;
+  let worker: AgentWorker | undefined;
   let workerRun: Promise<void> | undefined;
   const interrupted = new AbortController();
   const onInterrupt = () => interrupted.abort();
@@ -133,6 +136,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
           namespace: connection.namespace,
           store: connection.store,
           workerOptions: batchWorkerOptions(concurrency),
+          modelPacing,
         });
         workerRun = worker.run();
       },
