@@ -180,3 +180,15 @@ test('without the pause (pauseOnRetryAfter: false) the other calls go at once', 
   expect(delays).toHaveLength(2);
   for (const delay of delays) expect(delay).toBeLessThan(2000);
 });
+
+test('a model of a provider without a task queue of its own fails at once on the jobs queue, never waits', async () => {
+  const taskQueue = await startWorker({ modelPacing: {} });
+  const job = await startTestJob(
+    { environment, taskQueue, store },
+    jobInput({ model: 'gemini:pro', workspace: temporaryFolder('dar-pacing-'), tools: [] }),
+  );
+  const result = await resultOf(job);
+  expect(result.status.stopReason).toBe('error');
+  expect(result.status.errorMessage).toMatch(/Unknown model provider "gemini"/);
+  expect(fake.requests).toHaveLength(0);
+});
