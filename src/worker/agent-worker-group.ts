@@ -51,20 +51,29 @@ export class AgentWorker {
 
   /**
    * Runs the workers while `work` runs, then shuts them down and returns its result (like the
-   * SDK's `Worker.runUntil`). A worker failure is thrown even when `work` succeeded.
+   * SDK's `Worker.runUntil`). A worker that fails (or stops) first ends it at once with that
+   * failure, without waiting for `work`.
    */
   async runUntil<R>(work: Promise<R> | (() => Promise<R>)): Promise<R> {
     const running = this.run();
-    const inner = (async () => {
-      try {
-        return await (typeof work === 'function' ? work() : work);
-      } finally {
-        this.shutdown();
-      }
-    })();
-    const [result, run] = await Promise.allSettled([inner, running]);
-    if (run.status === 'rejected') throw run.reason;
-    if (result.status === 'rejected') throw result.reason;
-    return result.value;
+    // (A function that throws at once rejects `done`: the workers still get shut down.)
+    const done = Promise.resolve().then(() => (typeof work === 'function' ? work() : work));
+    const stopped = running.then(() => {
+      throw new Error('The agent worker stopped before the work it ran for was done');
+    });
+    // Whichever loses the race may still reject later: that is expected, not unhandled.
+    done.catch(() => undefined);
+    stopped.catch(() => undefined);
+    let result: R;
+    try {
+      result = await Promise.race([done, stopped]);
+    } catch (error) {
+      this.shutdown();
+      await running.catch(() => undefined);
+      throw error;
+    }
+    this.shutdown();
+    await running;
+    return result;
   }
 }
