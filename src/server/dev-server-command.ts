@@ -22,10 +22,12 @@ export function devServerSearchAttributeArgs(): string[] {
 }
 
 /**
- * One partition per task queue. Temporal splits a task queue's rate limit (the model calls'
- * pacing, `maxTaskQueueActivitiesPerSecond`) evenly over its partitions (4 by default), each
- * with its own one-second burst, so calls come in bursts and a queue's backlog stuck in one
- * partition drains at a quarter of the rate. A single-host server gains nothing from partitions.
+ * One partition per task queue, for dev servers started fresh (tests, benchmarks). Temporal
+ * splits a task queue's rate limit (the model calls' pacing, `maxTaskQueueActivitiesPerSecond`)
+ * evenly over its partitions (4 by default), each with its own one-second burst, so calls come
+ * in bursts and a backlog stuck in one partition drains at a quarter of the rate. The embedded
+ * server does not take these: its database may hold queues with a backlog in the other
+ * partitions, which lowering the count would strand.
  */
 export function devServerSinglePartitionArgs(): string[] {
   return [
