@@ -8,6 +8,7 @@ import {
 } from '../core/index.js';
 import { configuredApiKeys } from '../providers/api-keys.js';
 import { parseModelName } from '../providers/model-provider.js';
+import { MODEL_TRANSIENT_ERROR } from '../providers/pi-ai-provider.js';
 import { resolveModel } from '../providers/registry.js';
 import { scrubJson, scrubText } from '../providers/secret-scrub.js';
 import { boundModelAnswer } from './bound-model-answer.js';
@@ -51,6 +52,14 @@ function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
 }
 
 /**
+ * Longest a call waits inside the activity for its provider's pause. A longer pause fails the
+ * call at once, retryable, with the rest of the pause as its retry delay: no request is sent,
+ * and the wait cannot run into the activity's start-to-close timeout (which would cut a request
+ * the provider may already be generating, and pay for it twice).
+ */
+const LONGEST_WAIT_IN_CALL_MS = 60_000;
+
+/**
  * The wait a retryable failure asks for (the provider's `Retry-After`), in milliseconds. The
  * providers here give it as a number of milliseconds (see `piAiProvider`).
  */
@@ -78,6 +87,14 @@ export async function callModel(
     providerName = parseModelName(input.model).provider;
   } catch (error) {
     throw ApplicationFailure.nonRetryable((error as Error).message, 'ModelConfigurationError');
+  }
+  const paused = pauses.remaining(providerName);
+  if (paused > LONGEST_WAIT_IN_CALL_MS) {
+    throw ApplicationFailure.create({
+      message: `${providerName} asked to wait (Retry-After): ${Math.ceil(paused / 1000)} s left`,
+      type: MODEL_TRANSIENT_ERROR,
+      nextRetryDelay: paused,
+    });
   }
   const context = Context.current();
   let message: AssistantMessage;
