@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { builtinToolList } from '../src/tools/index.js';
 import { FileJobStore } from '../src/store/file/file-job-store.js';
 import type { JobStore } from '../src/store/job-store.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
+import type { AgentWorker } from '../src/worker/agent-worker-group.js';
 import { timedActivities } from './activity-timing.js';
 import * as bareActivities from './bare-activities.js';
 import { noopTool } from './noop-tool-body.js';
@@ -42,7 +43,7 @@ export async function createBenchWorker(
   environment: TestWorkflowEnvironment,
   taskQueue: string,
   store: JobStore,
-): Promise<Worker> {
+): Promise<AgentWorker> {
   return createAgentWorker({
     connection: environment.nativeConnection,
     taskQueue,

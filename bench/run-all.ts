@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, both sides measured in this run against the same dev server.
 // `npm run bench -- --quick` runs smaller sizes (a smoke run, not for the table).
+// `npm run bench -- --only rate-pacing[,turn-overhead,...]` runs the named benchmarks alone.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -7,12 +8,41 @@ import { createBenchWorker, openBenchStore, startBenchServer } from './bench-env
 import { benchCliStartup } from './cli-startup.js';
 import { benchHistoryGrowth } from './history-growth.js';
 import { benchLongJob } from './long-job.js';
+import { benchRatePacing } from './rate-pacing.js';
+import { devServerSinglePartitionArgs } from '../src/server/dev-server-command.js';
+import { startDevServer } from '../test/support/temporal-server.js';
 import { benchTurnOverhead } from './turn-overhead.js';
 import { benchValidation } from './validation-throughput.js';
 import { benchWorkerMemory } from './worker-memory.js';
 
+const BENCHMARKS = [
+  'validation',
+  'turn-overhead',
+  'history-growth',
+  'long-job',
+  'worker-memory',
+  'rate-pacing',
+  'cli-startup',
+] as const;
+type Benchmark = (typeof BENCHMARKS)[number];
+
 const quick = process.argv.includes('--quick');
 const repetitions = quick ? 1 : 3;
+
+/** The benchmarks `--only a,b` names (every one without it); an unknown name stops the run. */
+function selectedBenchmarks(): Set<Benchmark> {
+  const index = process.argv.indexOf('--only');
+  if (index < 0) return new Set(BENCHMARKS);
+  const names = (process.argv[index + 1] ?? '').split(',').filter((name) => name !== '');
+  const unknown = names.filter((name) => !(BENCHMARKS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    console.error(`--only takes benchmark names from: ${BENCHMARKS.join(', ')}`);
+    process.exit(2);
+  }
+  return new Set(names as Benchmark[]);
+}
+const selected = selectedBenchmarks();
+const runs = (name: Benchmark) => selected.has(name);
 
 function section(title: string, value: unknown): void {
   console.log(`\n## ${title}`);
@@ -36,19 +66,33 @@ const results: Record<string, unknown> = {
   startedAt: new Date().toISOString(),
   quick,
   repetitions,
+  only: [...selected],
 };
 
-results.cliStartup = benchCliStartup(quick ? 3 : 10);
-section('dar start-up (wall time of whole processes, ms)', results.cliStartup);
+if (runs('cli-startup')) {
+  results.cliStartup = benchCliStartup(quick ? 3 : 10);
+  section('dar start-up (wall time of whole processes, ms)', results.cliStartup);
+}
 
-results.validation = await benchValidation(repetitions);
-section('Validation and preflight throughput (calls/s; ratio = ours / pi-ai)', results.validation);
+if (runs('validation')) {
+  results.validation = await benchValidation(repetitions);
+  section(
+    'Validation and preflight throughput (calls/s; ratio = ours / pi-ai)',
+    results.validation,
+  );
+}
 
 const environment = await startBenchServer();
 const taskQueue = `bench-${Date.now()}`;
 const store = await openBenchStore();
 const worker = await createBenchWorker(environment, taskQueue, store);
 await worker.runUntil(async () => {
+  if (runs('turn-overhead')) await turnOverhead();
+  if (runs('history-growth')) await historyGrowth();
+  if (runs('long-job')) await longJob();
+});
+
+async function turnOverhead(): Promise<void> {
   const cases = quick
     ? [
         { jobs: 5, turns: 3, callsPerTurn: 2 },
@@ -68,6 +112,9 @@ await worker.runUntil(async () => {
     );
   }
   results.turnOverhead = overhead;
+}
+
+async function historyGrowth(): Promise<void> {
   const growth = await benchHistoryGrowth(
     environment,
     taskQueue,
@@ -84,15 +131,31 @@ await worker.runUntil(async () => {
     storeBytesPerTurn: growth.storeBytesPerTurnRatio,
     largestPayloadBytes: growth.largestPayloadBytes,
   });
+}
+
+async function longJob(): Promise<void> {
   const longJob = { turns: quick ? 100 : 2000, textBytes: 3000 };
   results.longJob = {
     textBytes: longJob.textBytes,
     ...(await benchLongJob(environment, taskQueue, store, longJob.turns, longJob.textBytes)),
   };
   section(`A ${longJob.turns}-turn job, about 3 KB of text per turn`, results.longJob);
-});
-results.workerMemory = await benchWorkerMemory(environment, quick ? 100 : 1000);
-section('Worker memory with open jobs waiting for a follow-up', results.workerMemory);
+}
+
+if (runs('worker-memory')) {
+  results.workerMemory = await benchWorkerMemory(environment, quick ? 100 : 1000);
+  section('Worker memory with open jobs waiting for a follow-up', results.workerMemory);
+}
+if (runs('rate-pacing')) {
+  const pacingCase = quick ? { jobs: 40, providerRate: 10 } : { jobs: 200, providerRate: 10 };
+  const onePartition = await startDevServer(devServerSinglePartitionArgs());
+  results.ratePacing = await benchRatePacing(environment, onePartition, store, pacingCase);
+  await onePartition.teardown();
+  section(
+    `Rate pacing: ${pacingCase.jobs} jobs against a provider limited to ${pacingCase.providerRate} requests/s`,
+    results.ratePacing,
+  );
+}
 await environment.teardown();
 
 const folder = fileURLToPath(new URL('../../bench/results/', import.meta.url));

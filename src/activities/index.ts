@@ -2,7 +2,8 @@ import type { JobStore } from '../store/job-store.js';
 import { storeToolJournal } from '../tools/store-tool-journal.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
-import { callModel } from './call-model.js';
+import { callModel, type CallModelInput } from './call-model.js';
+import { sharedProviderPauses, type ProviderPauses } from './provider-pauses.js';
 import { makeExecuteTool } from './execute-tool.js';
 import { createStoreActivities } from './store-activities.js';
 
@@ -17,19 +18,25 @@ export type {
 export { JOB_STATUS_RECORD } from './store-activities.js';
 
 /**
- * The activities a worker registers, with the tool bodies it can run and the journal they share
- * (default: in the job store). `callModel` and `executeTool` carry data by value: jobs started
- * before the job store still call them.
+ * The activities a worker registers, with the tool bodies it can run, the journal they share
+ * (default: in the job store) and the provider pauses the model calls honour (default: the
+ * process's, see `ProviderPauses`). `callModel` and `executeTool` carry data by value: jobs
+ * started before the job store still call them.
  */
 export function createActivities(
   tools: Iterable<ToolImplementation>,
   store: JobStore,
   journal: ToolJournal = storeToolJournal(store),
+  pauses: ProviderPauses = sharedProviderPauses,
 ) {
   const byName = new Map<string, ToolImplementation>();
   for (const tool of tools) byName.set(tool.spec.name, tool);
   const executeTool = makeExecuteTool(byName, journal);
-  return { callModel, executeTool, ...createStoreActivities(store, executeTool) };
+  return {
+    callModel: (input: CallModelInput) => callModel(input, pauses),
+    executeTool,
+    ...createStoreActivities(store, executeTool, pauses),
+  };
 }
 
 export type AgentActivities = ReturnType<typeof createActivities>;

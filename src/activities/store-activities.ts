@@ -11,6 +11,7 @@ import type { CompactedContext, TranscriptPointer } from '../workflows/job-types
 import { callModel } from './call-model.js';
 import { makeCompactContext } from './compact-context.js';
 import { progressWriterFor, type ProgressWrite } from './progress-writer.js';
+import type { ProviderPauses } from './provider-pauses.js';
 import type { ExecuteToolInput } from './execute-tool.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 
@@ -65,6 +66,7 @@ export { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js'
 export function createStoreActivities(
   store: JobStore,
   executeTool: (input: ExecuteToolInput) => Promise<ToolExecutionResult>,
+  pauses?: ProviderPauses,
 ) {
   const read = cachedReader(store);
 
@@ -75,11 +77,14 @@ export function createStoreActivities(
     const messages = await withStoreRetry(() =>
       loadModelContext(read, input.transcript, input.context),
     );
-    const answer = await callModel({
-      model: input.model,
-      callIndex: input.callIndex,
-      request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
-    });
+    const answer = await callModel(
+      {
+        model: input.model,
+        callIndex: input.callIndex,
+        request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
+      },
+      pauses,
+    );
     const contextWindow = await modelContextWindow(input.model);
     const estimatedContextTokens = [...messages, answer].reduce(
       (sum, message) => sum + estimateMessageTokens(message),

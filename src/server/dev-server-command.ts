@@ -21,6 +21,23 @@ export function devServerSearchAttributeArgs(): string[] {
   ]);
 }
 
+/**
+ * One partition per task queue, for dev servers started fresh (tests, benchmarks). Temporal
+ * splits a task queue's rate limit (the model calls' pacing, `maxTaskQueueActivitiesPerSecond`)
+ * evenly over its partitions (4 by default), each with its own one-second burst, so calls come
+ * in bursts and a backlog stuck in one partition drains at a quarter of the rate. The embedded
+ * server does not take these: its database may hold queues with a backlog in the other
+ * partitions, which lowering the count would strand.
+ */
+export function devServerSinglePartitionArgs(): string[] {
+  return [
+    '--dynamic-config-value',
+    'matching.numTaskqueueReadPartitions=1',
+    '--dynamic-config-value',
+    'matching.numTaskqueueWritePartitions=1',
+  ];
+}
+
 /** The arguments (after the binary) that start the embedded dev server. */
 export function devServerArguments(databaseFile: string, ports: DevServerPorts): string[] {
   return [

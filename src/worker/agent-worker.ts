@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
 import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
@@ -7,6 +8,9 @@ import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { progressSinks } from './progress-sink.js';
+import { AgentWorker } from './agent-worker-group.js';
+import { modelPacingFrom, type ModelPacing } from './model-pacing.js';
+import { HEARTBEAT_THROTTLE, closeUnstarted, createModelWorkers } from './model-workers.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
@@ -26,8 +30,22 @@ export interface AgentWorkerOptions {
    * queue, and every client reading its jobs, must use the same store.
    */
   store?: JobStore;
-  /** Extra worker settings (tuning, caching); they win over the defaults here. */
+  /**
+   * Extra worker settings (tuning, caching) of the jobs' task queue's worker; they win over the
+   * defaults here. Its `activities` and `maxConcurrentActivityTaskExecutions` also apply to the
+   * model task queues' workers (the latter unless `modelPacing` sets a provider's concurrency).
+   */
   workerOptions?: Partial<WorkerOptions>;
+  /**
+   * Rate and concurrency of each provider's model calls (see `ProviderPacing`); default: read
+   * from `DAR_MODEL_RATE`, and no limits when it is unset. Providers not named get no limits.
+   */
+  modelPacing?: ModelPacing;
+  /**
+   * Whether a provider's `Retry-After` on one model call holds this process's other calls to
+   * that provider until it has passed (default true; false only to measure without pacing).
+   */
+  pauseOnRetryAfter?: boolean;
 }
 
 /**
@@ -49,29 +67,49 @@ function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions>
 }
 
 /**
- * A worker that runs agent jobs: the workflow, the model activity and the tool bodies. Fails with
- * a `SearchAttributesMissingError` when the namespace lacks the jobs' search attributes.
+ * A worker that runs agent jobs: the workflow and the tool bodies on the jobs' task queue, the
+ * model calls on each provider's model task queue (`<taskQueue>-model-<provider>`), paced as
+ * `modelPacing` says. Fails with a `SearchAttributesMissingError` when the namespace lacks the
+ * jobs' search attributes, and with a `ModelPacingError` when `DAR_MODEL_RATE` is malformed.
  */
-export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
   const namespace = options.namespace ?? 'default';
+  const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
+  // Read before anything is created: a malformed DAR_MODEL_RATE fails here.
+  const pacing = options.workflowsOnly ? {} : (options.modelPacing ?? modelPacingFrom(process.env));
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
   // progress recorder. Model calls and tool bodies are left to the other workers.
+  const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
     ? { recordProgress: makeRecordProgress(options.store) }
-    : createActivities(tools, options.store, await fileJournalIfAsked());
-  return Worker.create({
+    : createActivities(tools, options.store, await fileJournalIfAsked(), pauses);
+  const main = await Worker.create({
     connection: options.connection,
     namespace,
-    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    taskQueue,
     ...workflowCode(options.workflowsPath),
     activities,
     sinks: progressSinks(options.store),
-    // Heartbeats carry cancellation to running activities; by default the SDK sends them at
-    // most every 80% of the heartbeat timeout, so `dar cancel` could take half a minute.
-    maxHeartbeatThrottleInterval: '1 second',
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...options.workerOptions,
   });
+  if (options.workflowsOnly) return new AgentWorker(main);
+  let modelWorkers;
+  try {
+    modelWorkers = await createModelWorkers({
+      connection: options.connection,
+      namespace,
+      taskQueue,
+      activities: options.workerOptions?.activities ?? activities,
+      pacing,
+      defaultConcurrency: options.workerOptions?.maxConcurrentActivityTaskExecutions,
+    });
+  } catch (error) {
+    await closeUnstarted([main]);
+    throw error;
+  }
+  return new AgentWorker(main, modelWorkers);
 }

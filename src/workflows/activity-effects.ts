@@ -1,9 +1,10 @@
-import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
 import { OPERATION_ABORTED, addUsage, type AgentLoopEffects } from '../core/index.js';
 import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
 import { failedAssistantMessage } from './failed-assistant-message.js';
 import { failureMessage } from './failure-message.js';
+import { MODEL_TASK_QUEUE_PATCH, modelTaskQueue } from './model-task-queue.js';
 import { toolFailureMessage } from './tool-failure-message.js';
 import { compactIfNeeded } from './context-compaction.js';
 import { countModelAnswer } from './context-tokens.js';
@@ -12,7 +13,18 @@ import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
 
-const { callModelWithStore } = proxyActivities<AgentActivities>(modelActivityOptions);
+/**
+ * The model activity for `model`: on its provider's task queue, where the workers pace the calls
+ * of every job (rate, concurrency); on the job's own queue in histories recorded before that.
+ */
+function modelActivity(model: string): AgentActivities['callModelWithStore'] {
+  if (!patched(MODEL_TASK_QUEUE_PATCH)) {
+    return proxyActivities<AgentActivities>(modelActivityOptions).callModelWithStore;
+  }
+  const taskQueue = modelTaskQueue(workflowInfo().taskQueue, model);
+  return proxyActivities<AgentActivities>({ ...modelActivityOptions, taskQueue })
+    .callModelWithStore;
+}
 
 export interface ActivityEffectsOptions {
   input: AgentJobInput;
@@ -43,6 +55,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       state.modelCalls += 1;
       publish(state.phase, state.modelCalls);
       progress.statusChanged();
+      const callModelWithStore = modelActivity(input.model);
       try {
         await compactIfNeeded(input, state, progress);
         const answer = await callModelWithStore({

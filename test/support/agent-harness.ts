@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker, WorkerOptions } from '@temporalio/worker';
+import type { WorkerOptions } from '@temporalio/worker';
 import { AgentJob, startJob } from '../../src/client/job-client.js';
 import type { ScriptedAnswer } from '../../src/providers/model-script.js';
 import { FileJobStore } from '../../src/store/file/file-job-store.js';
 import type { JobStore } from '../../src/store/job-store.js';
 import { createAgentWorker } from '../../src/worker/agent-worker.js';
+import type { AgentWorker } from '../../src/worker/agent-worker-group.js';
 import type { AgentJobInput } from '../../src/workflows/job-types.js';
 import { flakyTool } from '../integration/agent/flaky-tool-body.js';
 import { startDevServer } from './temporal-server.js';
@@ -60,7 +61,7 @@ export async function createTestWorker(
   taskQueue: string,
   store: JobStore,
   workerOptions: Partial<WorkerOptions> = {},
-): Promise<Worker> {
+): Promise<AgentWorker> {
   return createAgentWorker({
     connection: environment.nativeConnection,
     taskQueue,
@@ -109,7 +110,7 @@ export interface AgentTestServer {
  */
 export function useAgentTestServer(prefix: string, serverArgs: string[] = []): AgentTestServer {
   const server = { taskQueue: uniqueName(prefix) } as AgentTestServer;
-  let worker: Worker | undefined;
+  let worker: AgentWorker | undefined;
   let workerRun: Promise<void> | undefined;
   beforeAll(async () => {
     server.environment = await startDevServer(serverArgs);

@@ -1,4 +1,3 @@
-import type { Worker } from '@temporalio/worker';
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { batchIdOf, checkBatchId } from '../../batch/batch-id.js';
@@ -11,9 +10,11 @@ import { batchWorkerOptions } from '../../batch/worker-slots.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { budgetMessage } from '../../workflows/job-budget.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
+import type { AgentWorker } from '../../worker/agent-worker-group.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
+import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 
@@ -98,6 +99,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
       'max-cost': { type: 'string' },
       'max-time': { type: 'string' },
       'retry-failed': { type: 'boolean' },
+      ...modelRateOption,
     },
     { min: 1, max: 1, names: 'one FILE.jsonl' },
   );
@@ -109,6 +111,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
     maxCost: values['max-cost'],
     maxTime: values['max-time'],
   });
+  const modelPacing = modelPacingOfFlags(values['model-rate']);
   const file = resolve(positionals[0] ?? '');
   const contents = readBatchFile(file);
   const batchId = values['batch-id']
@@ -122,7 +125,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
   prepareResultsFolder(resultsPath);
 
   const connection = await openConnection(values['state-dir']);
-  let worker: Worker | undefined;
+  let worker: AgentWorker | undefined;
   let workerRun: Promise<void> | undefined;
   const interrupted = new AbortController();
   const onInterrupt = () => interrupted.abort();
@@ -158,6 +161,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
           namespace: connection.namespace,
           store: connection.store,
           workerOptions: batchWorkerOptions(concurrency),
+          modelPacing,
         });
         workerRun = worker.run();
       },

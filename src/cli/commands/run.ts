@@ -11,6 +11,7 @@ import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseKeepOpen } from '../../job-input/keep-open-flag.js';
+import { modelPacingOfFlags } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
@@ -98,6 +99,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     }),
   });
 
+  // The worker below reads DAR_MODEL_RATE: a malformed value stops here, before the job starts.
+  const modelPacing = modelPacingOfFlags(undefined);
+
   const connection = await openConnection(values['state-dir']);
   try {
     const { job, attached } = await startOrAttach(
@@ -115,6 +119,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       connection: await connection.workerConnection(),
       namespace: connection.namespace,
       store: connection.store,
+      modelPacing,
     });
     const workerRun = worker.run();
     const interrupted = new AbortController();

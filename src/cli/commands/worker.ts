@@ -1,6 +1,8 @@
 import { createAgentWorker } from '../../worker/agent-worker.js';
+import { describeModelPacing } from '../../worker/model-pacing.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
+import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK } from '../usage-error.js';
 
@@ -9,15 +11,17 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'worker',
     argv,
-    { 'state-dir': { type: 'string' } },
+    { 'state-dir': { type: 'string' }, ...modelRateOption },
     { min: 0, max: 0, names: 'no argument' },
   );
+  const modelPacing = modelPacingOfFlags(values['model-rate']);
   const connection = await openConnection(values['state-dir']);
   try {
     const worker = await createAgentWorker({
       connection: await connection.workerConnection(),
       namespace: connection.namespace,
       store: connection.store,
+      modelPacing,
     });
     const stop = () => {
       process.stderr.write('Shutting down: waiting for running tool and model calls...\n');
@@ -26,7 +30,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     process.stderr.write(
-      `Worker running on task queue ${DEFAULT_TASK_QUEUE} (namespace ${connection.namespace}); Ctrl-C stops it.\n`,
+      `Worker running on task queue ${DEFAULT_TASK_QUEUE} (namespace ${connection.namespace}), ` +
+        `model calls on ${DEFAULT_TASK_QUEUE}-model-<provider>, pacing: ` +
+        `${describeModelPacing(modelPacing)}; Ctrl-C stops it.\n`,
     );
     await worker.run();
     process.stderr.write('Worker stopped.\n');

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from '@temporalio/worker';
+import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { StoredEvent } from '../../../src/store/references.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import {
@@ -67,7 +67,7 @@ async function localActivityMarkers(job: Awaited<ReturnType<typeof startTestJob>
     .length;
 }
 
-async function withWorker<T>(worker: Worker, body: () => Promise<T>): Promise<T> {
+async function withWorker<T>(worker: AgentWorker, body: () => Promise<T>): Promise<T> {
   const running = worker.run();
   try {
     return await body();

@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
+import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../../../src/core/index.js';
 import type { JobStore } from '../../../src/store/job-store.js';
@@ -29,7 +29,7 @@ export class ProviderRig {
 
   private constructor(
     readonly environment: TestWorkflowEnvironment,
-    readonly worker: Worker,
+    readonly worker: AgentWorker,
     readonly fake: FakeModelServer,
     readonly taskQueue: string,
     readonly store: JobStore,

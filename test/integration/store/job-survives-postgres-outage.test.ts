@@ -5,7 +5,7 @@
  */
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
+import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import { getJob, startJob } from '../../../src/client/job-client.js';
 import { PostgresJobStore, type JobStore } from '../../../src/store/index.js';
 import {
@@ -26,7 +26,7 @@ const OUTAGE_MS = 10_000;
 let postgres: PostgresServer;
 let environment: TestWorkflowEnvironment;
 let store: JobStore;
-let worker: Worker;
+let worker: AgentWorker;
 let workerRun: Promise<void>;
 const taskQueue = uniqueName('postgres-outage');
 
