@@ -1,4 +1,5 @@
-import { textOf, type Message, type ModelRequest } from '../core/index.js';
+import type { Message, ModelRequest } from '../core/index.js';
+import { textOf } from '../core/messages.js';
 
 /** Characters of one tool result kept in the text the summariser reads. */
 const TOOL_RESULT_CHARACTERS = 2000;
