@@ -6,20 +6,37 @@ import { MAXIMUM_LISTED_FAILURES, MAXIMUM_QUOTED_LENGTH, quoteBounded } from './
 
 /**
  * Argument validation (R8): deep copy, coercion toward the schema, then an AJV check. One AJV
- * instance for the process (or workflow context); compiled validators are cached per schema
- * object, so a tool's schema is compiled once however many calls it gets.
+ * instance for the process (or workflow context), made on first use; compiled validators are
+ * cached per schema object, so a tool's schema is compiled once however many calls it gets.
+ *
+ * In a workflow the cache lives as long as one workflow (each gets fresh module state), so
+ * compiling there costs every job tens of milliseconds of CPU: the build compiles the fixed
+ * schemas ahead of time and installs them with `cacheValidator` (see `precompiled-validators.ts`).
  */
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+/** The options of every validator, compiled at run time or ahead of time. */
+export const VALIDATOR_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+} as const;
+
+let ajv: Ajv | undefined;
 const validators = new WeakMap<object, ValidateFunction>();
 
 export function validatorFor(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
+    ajv ??= new Ajv(VALIDATOR_OPTIONS);
     validate = ajv.compile(schema);
     validators.set(schema, validate);
   }
   return validate;
+}
+
+/** Uses `validate` for `schema` from now on; it must have been compiled from that schema. */
+export function cacheValidator(schema: object, validate: ValidateFunction): void {
+  validators.set(schema, validate);
 }
 
 function passes(schema: Record<string, unknown>, value: unknown): boolean {

@@ -1,4 +1,5 @@
 import { CancellationScope, CancelledFailure, patched, workflowInfo } from '@temporalio/workflow';
+import './compiled-validators.js';
 import {
   drainQueue,
   runAgentLoop,
