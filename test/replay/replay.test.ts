@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentWorkflowsPath } from '../../src/worker/workflow-bundle-path.js';
 import { COMPACTION_PATCH } from '../../src/workflows/compaction-patch.js';
+import { QUEUE_MODE_PATCH } from '../../src/workflows/job-queue-modes.js';
 import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
+import { MODEL_TASK_QUEUE_PATCH } from '../../src/workflows/model-task-queue.js';
+import { PROGRESS_SINK_PATCH } from '../../src/workflows/progress-sink.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
 /**
@@ -97,6 +100,21 @@ test('R23: first release histories have no job-store marker; job-store ones have
   }
 });
 
+test('R23: histories of the progress-sink release took its patches; older ones did not', () => {
+  const sinkPatches = [PROGRESS_SINK_PATCH, MODEL_TASK_QUEUE_PATCH, QUEUE_MODE_PATCH];
+  const sinkFixtures = fixtures.filter((fixture) => fixture.startsWith('sink-'));
+  expect(sinkFixtures.length).toBeGreaterThanOrEqual(4);
+  for (const fixture of fixtures) {
+    const taken = sinkPatches.filter((patch) => recordedPatches(fixture).includes(patch));
+    // The queue mode is chosen once, in a job's first run; a continued run carries it.
+    const continued = /-run-([2-9]|\d{2,})$/.test(fixture);
+    const expected = fixture.startsWith('sink-')
+      ? sinkPatches.filter((patch) => patch !== QUEUE_MODE_PATCH || !continued)
+      : [];
+    expect({ fixture, taken }).toEqual({ fixture, taken: expected });
+  }
+});
+
 test('R23: every recorded history replays with the current workflow code', async () => {
   const results = replayAll(agentWorkflowsPath());
   expect(results.map((result) => result.workflowId)).toEqual(fixtures);
@@ -112,6 +130,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
   for (const fixture of [
     'parallel-batch-with-policy-and-truncation',
     'store-parallel-batch-with-policy-and-truncation',
+    'sink-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

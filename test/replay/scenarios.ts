@@ -170,6 +170,24 @@ export const jobStoreScenarios: ReplayScenario[] = [
   },
 ];
 
+/**
+ * The same jobs recorded again by the release that sends events through the progress sink, runs
+ * model calls on the model task queue and delivers queued messages one at a time (histories with
+ * the `dar-progress-sink`, `dar-model-task-queue` and `dar-queue-mode` markers), so that jobs
+ * this release started replay on every later one.
+ */
+const sinkScenarioSources = [
+  'store-parallel-batch-with-policy-and-truncation',
+  'store-steered',
+  'store-keep-open-follow-up',
+  'store-continue-as-new',
+];
+jobStoreScenarios.push(
+  ...jobStoreScenarios
+    .filter((scenario) => sinkScenarioSources.includes(scenario.name))
+    .map((scenario) => ({ ...scenario, name: scenario.name.replace(/^store-/, 'sink-') })),
+);
+
 export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
 
 export function prepareScenarioFolder(root: string, scenario: ReplayScenario) {
