@@ -41,8 +41,6 @@ interface ConversationJob {
   lastSeq: number;
   /** It has closed, or will (cancelled, or its run ended in an error): it takes no more prompts. */
   closed: boolean;
-  /** Temporal has reported it closed. */
-  finished: boolean;
 }
 
 interface ActiveRun {
@@ -350,7 +348,7 @@ export class DurableAgent {
           if (event.type === 'agent_start') this.startedRun(run, current);
           await this.processEvent(event);
         },
-        { isClosed: () => current.finished },
+        {},
       );
       current.lastSeq = reading.lastSeq;
       if (reading.ended) {
@@ -419,11 +417,7 @@ export class DurableAgent {
       `${prefix}-${crypto.randomUUID()}`,
     );
     this.conversationReplaced = false;
-    const started: ConversationJob = { job, key, lastSeq: 0, closed: false, finished: false };
-    const markFinished = () => {
-      started.finished = true;
-    };
-    void job.handle.result().then(markFinished, markFinished);
+    const started: ConversationJob = { job, key, lastSeq: 0, closed: false };
     this.openJob = started;
     return started;
   }

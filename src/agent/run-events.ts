@@ -13,10 +13,10 @@ export interface RunReading {
 }
 
 export interface RunReadingOptions {
-  /** True once the job has closed: an empty read after that is the end of its events. */
-  isClosed: () => boolean;
   /** How often the store is read while nothing new is there (default 100 ms). */
   pollMs?: number;
+  /** How often Temporal is asked whether the job has closed, while nothing new is read (default 1 s). */
+  closedCheckMs?: number;
   /** Reads that may fail in a row (the store unreachable) before giving up (default 100). */
   maxFailedReads?: number;
 }
@@ -32,12 +32,21 @@ function withoutSeq(event: SequencedEvent): AgentEvent {
   return copy as AgentEvent;
 }
 
+/** Whether the job (its latest run) has closed; a failed ask is a no. */
+async function hasClosed(job: AgentJob): Promise<boolean> {
+  try {
+    return (await job.handle.describe()).status.name !== 'RUNNING';
+  } catch {
+    return false;
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Reads a job's events after `afterSeq` from the job store and hands each of Pi's to `onEvent`,
  * awaited, in the stream's order, until the run's `agent_end`; or until the job has closed with
- * nothing more to read (`ended` false). A failed read is tried again from the last event handed
+ * nothing more to read (`ended` false: terminated, or closed before it took the prompt). A failed read is tried again from the last event handed
  * on, so a reconnect neither loses nor repeats an event.
  */
 export async function readRun(
@@ -48,11 +57,12 @@ export async function readRun(
 ): Promise<RunReading> {
   const pollMs = options.pollMs ?? 100;
   const maxFailedReads = options.maxFailedReads ?? 100;
+  const closedCheckMs = options.closedCheckMs ?? 1000;
   const reading: RunReading = { lastSeq: afterSeq, started: false, ended: false };
   let failedReads = 0;
+  let closed = false;
+  let lastCheck = Date.now();
   for (;;) {
-    // Taken before the read: a job that closed before it has all its events in that read.
-    const closed = options.isClosed();
     let page: SequencedEvent[];
     try {
       page = await job.events(reading.lastSeq);
@@ -73,7 +83,13 @@ export async function readRun(
       }
     }
     if (page.length > 0) continue;
+    // A job that had closed before this read had all its events in it.
     if (closed) return reading;
+    if (Date.now() - lastCheck >= closedCheckMs) {
+      lastCheck = Date.now();
+      closed = await hasClosed(job);
+      if (closed) continue;
+    }
     await sleep(pollMs);
   }
 }
