@@ -23,6 +23,7 @@ import {
   type ThinkingLevel,
 } from './agent-state.js';
 import { settingsKey, startConversationJob, type JobSettings } from './conversation-job.js';
+import { refusePiHooks } from './pi-only-options.js';
 import { promptText } from './prompt-input.js';
 import { readRun } from './run-events.js';
 
@@ -93,7 +94,12 @@ export class DurableAgent {
   workspace: string;
   keepOpenMs: number;
 
+  /**
+   * Pi's transport options (`streamFn`, `getApiKey`, `sessionId`, ...) are ignored: the worker
+   * calls the model. Pi's hooks are refused (see `refusePiHooks`).
+   */
   constructor(private readonly options: DurableAgentOptions = {}) {
+    refusePiHooks(options);
     this.stateValue = createAgentState(options.initialState ?? {}, () => {
       this.conversationReplaced = true;
     });
@@ -333,8 +339,9 @@ export class DurableAgent {
 
   /** The run of one prompt: sent to the open job or a new one, read until its `agent_end`. */
   private async runPrompt(run: ActiveRun, text: string): Promise<void> {
-    const runtime = await this.connect();
+    // Checked first: a prompt without a model fails without connecting.
     const settings = this.jobSettings();
+    const runtime = await this.connect();
     const key = settingsKey(settings);
     let target = await this.deliver(runtime, settings, key, text);
     for (;;) {
