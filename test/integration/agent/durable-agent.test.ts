@@ -21,7 +21,7 @@ afterAll(async () => {
   for (const agent of agents) await agent.close();
 });
 
-function makeAgent(model: string, workspace: string): DurableAgent {
+function makeAgent(model: string, workspace: string, keepOpenMs = 60_000): DurableAgent {
   const agent = new DurableAgent({
     initialState: { model, tools: ['ls', 'bash'], systemPrompt: 'You help.' },
     workspace,
@@ -30,7 +30,7 @@ function makeAgent(model: string, workspace: string): DurableAgent {
       store: server.store,
       taskQueue: server.taskQueue,
     },
-    keepOpenMs: 60_000,
+    keepOpenMs,
   });
   agents.push(agent);
   return agent;
@@ -222,3 +222,49 @@ test('waitForIdle resolves once the agent_end listeners have settled; prompting 
   expect(agent.state.isStreaming).toBe(false);
   await running;
 }, 60_000);
+
+test('a prompt after the job closed (idle past keepOpenMs) or after a change of settings goes on from the conversation in a new job', async () => {
+  const folder = temporaryFolder();
+  const workspace = temporaryFolder();
+  // Each job's model calls take the script from its first answer.
+  const agent = makeAgent(
+    scriptedModel(folder, [
+      { stopReason: 'stop', content: [text('One.')] },
+      { stopReason: 'stop', content: [text('Two.')] },
+    ]),
+    workspace,
+    1500,
+  );
+  await agent.prompt('first');
+  await agent.prompt('second');
+  const firstJob = agent.jobId;
+  const { getJob } = await import('../../../src/client/job-client.js');
+  // The job closes once it has waited 1.5 s for a prompt.
+  await getJob(server.environment.client, firstJob ?? '', server.store).result();
+
+  await agent.prompt('third');
+  const secondJob = agent.jobId;
+  expect(secondJob).not.toBe(firstJob);
+
+  // Another system prompt: another job.
+  agent.setSystemPrompt('You help differently.');
+  await agent.prompt('fourth');
+  expect(agent.jobId).not.toBe(secondJob);
+  const expected = [
+    'user:first',
+    'assistant:One.',
+    'user:second',
+    'assistant:Two.',
+    'user:third',
+    'assistant:One.',
+    'user:fourth',
+    'assistant:One.',
+  ];
+  expect(texts(agent.state.messages)).toEqual(expected);
+  const transcript = await getJob(
+    server.environment.client,
+    agent.jobId ?? '',
+    server.store,
+  ).transcript();
+  expect(texts(transcript)).toEqual(expected);
+}, 90_000);
