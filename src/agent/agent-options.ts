@@ -24,13 +24,13 @@ export interface InProcessWorkerOptions {
   workflowsPath?: string;
 }
 
-/** How a {@link DurableAgent} is made. Everything is optional. */
+/** How a {@link DurableAgent} is made. Everything is optional; a prompt needs `state.model`. */
 export interface DurableAgentOptions {
   /** The state to start from, as Pi's `initialState` (`model` as `provider:id` or `{ provider, id }`). */
   initialState?: Partial<
     Pick<DurableAgentState, 'systemPrompt' | 'model' | 'thinkingLevel' | 'tools' | 'messages'>
   >;
-  /** Absolute path of the folder the tools work in, as the workers see it (default: the current folder). */
+  /** The folder the tools work in, as the workers see it (made absolute; default: the current folder). */
   workspace?: string;
   /**
    * How long a job stays open after a run, waiting for the next `prompt()` (default 30 minutes;

@@ -4,7 +4,6 @@ import type { AgentJob } from '../client/job-client.js';
 import {
   userMessage,
   type AgentEvent,
-  type AssistantMessage,
   type ImageContent,
   type Message,
   type QueueMode,
@@ -24,6 +23,7 @@ import {
 } from './agent-state.js';
 import { settingsKey, startConversationJob, type JobSettings } from './conversation-job.js';
 import { refusePiHooks } from './pi-only-options.js';
+import { applyEvent, failedRunEvents } from './event-state.js';
 import { promptText } from './prompt-input.js';
 import { readRun } from './run-events.js';
 
@@ -55,15 +55,6 @@ interface ActiveRun {
 }
 
 type QueueKind = 'steer' | 'followUp';
-
-const ZERO_USAGE = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 /**
  * Pi's `Agent`, over durable jobs. Each run is a run of a kept-open job on Temporal, carried by
@@ -456,22 +447,9 @@ export class DurableAgent {
 
   /** A run that could not be read to its end reports it as Pi does: a failed assistant message. */
   private async handleRunFailure(error: unknown, aborted: boolean): Promise<void> {
-    const model = modelName(this.stateValue.model);
-    const [provider] = model.split(':');
-    const message: AssistantMessage = {
-      role: 'assistant',
-      content: [{ type: 'text', text: '' }],
-      ...(provider ? { provider } : {}),
-      model,
-      usage: ZERO_USAGE,
-      stopReason: aborted ? 'aborted' : 'error',
-      errorMessage: error instanceof Error ? error.message : String(error),
-      timestamp: Date.now(),
-    };
-    await this.processEvent({ type: 'message_start', message });
-    await this.processEvent({ type: 'message_end', message });
-    await this.processEvent({ type: 'turn_end', message, toolResults: [] });
-    await this.processEvent({ type: 'agent_end', messages: [message] });
+    for (const event of failedRunEvents(this.stateValue.model, error, aborted)) {
+      await this.processEvent(event);
+    }
   }
 
   private finishRun(): void {
@@ -484,35 +462,7 @@ export class DurableAgent {
 
   /** Updates the state for an event (as Pi's agent does), then awaits each listener in turn. */
   private async processEvent(event: AgentEvent): Promise<void> {
-    const state = this.stateValue;
-    switch (event.type) {
-      case 'message_start':
-      case 'message_update':
-        state.streamingMessage = event.message;
-        break;
-      case 'message_end':
-        state.streamingMessage = undefined;
-        // Pushed in place: the conversation grows, it is not replaced.
-        state.messages.push(event.message);
-        break;
-      case 'tool_execution_start':
-        state.pendingToolCalls = new Set(state.pendingToolCalls).add(event.toolCallId);
-        break;
-      case 'tool_execution_end': {
-        const pending = new Set(state.pendingToolCalls);
-        pending.delete(event.toolCallId);
-        state.pendingToolCalls = pending;
-        break;
-      }
-      case 'turn_end':
-        if (event.message.errorMessage) state.errorMessage = event.message.errorMessage;
-        break;
-      case 'agent_end':
-        state.streamingMessage = undefined;
-        break;
-      default:
-        break;
-    }
+    applyEvent(this.stateValue, event);
     const signal = this.activeRun?.abortController.signal ?? new AbortController().signal;
     for (const listener of this.listeners) await listener(event, signal);
   }
