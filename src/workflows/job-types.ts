@@ -44,7 +44,11 @@ export interface AgentJobInput {
   compaction?: CompactionSettings;
   /** The batch this job belongs to (`dar batch`); published as the `DarBatchId` search attribute. */
   batchId?: string;
-  /** Set by the job itself when it continues as new; users leave it out. */
+  /**
+   * Set by the job itself when it continues as new; users leave it out. `DurableAgent` also sets
+   * it to start a job from a conversation it holds (a stored transcript, the prompt queued as a
+   * follow-up, `idle`), the way a job continued as new while waiting goes on.
+   */
   carried?: CarriedState | LegacyCarriedState;
 }
 
