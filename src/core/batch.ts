@@ -191,6 +191,10 @@ class ToolBatch {
       isAborted: () => this.effects.isAborted(),
       signal: this.effects.signal,
     });
+    // A host that cannot ask answers at once, like any immediate error (R15).
+    if (outcome.kind === 'approval' && !this.effects.awaitApproval) {
+      return this.awaitApproval(outcome.prepared, outcome.request);
+    }
     return outcome;
   }
 
