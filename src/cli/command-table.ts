@@ -43,7 +43,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   list: {
     usage:
-      'dar list [--batch ID] [--phase model|tools|waiting|done] [--limit N] [--json] [--state-dir DIR]',
+      'dar list [--batch ID] [--phase model|tools|approval|waiting|done] [--limit N] [--json] ' +
+      '[--state-dir DIR]',
     load: async () => (await import('./commands/list.js')).listCommand,
   },
   cancel: {
@@ -57,6 +58,20 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   'follow-up': {
     usage: 'dar follow-up ID "<text>" [--state-dir DIR]',
     load: async () => (await import('./commands/control.js')).messageCommand('follow-up'),
+  },
+  approvals: {
+    usage: 'dar approvals [--batch ID] [--json] [--state-dir DIR]',
+    load: async () => (await import('./commands/approvals.js')).approvalsCommand,
+  },
+  approve: {
+    usage:
+      'dar approve JOB CALL [--note TEXT] [--by NAME] | --batch ID --all [--note TEXT] [--state-dir DIR]',
+    load: async () => (await import('./commands/approvals.js')).decideCommand('approve'),
+  },
+  deny: {
+    usage:
+      'dar deny JOB CALL [--note TEXT] [--by NAME] | --batch ID --all [--note TEXT] [--state-dir DIR]',
+    load: async () => (await import('./commands/approvals.js')).decideCommand('deny'),
   },
   server: {
     usage: 'dar server [stop] [--state-dir DIR]',

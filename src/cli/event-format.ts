@@ -47,6 +47,23 @@ export function formatEvent(event: SequencedEvent, turn: number): string | undef
       return `  ${event.isError ? 'x' : 'ok'} ${event.toolName}: ${preview(resultText(event.result))}`;
     case 'agent_end':
       return 'agent finished';
+    case 'approval_requested': {
+      const deadline =
+        event.deadline === undefined
+          ? 'no deadline'
+          : `until ${new Date(event.deadline).toISOString()}, then ${event.onTimeout ?? 'deny'}`;
+      return `  ? ${event.toolName} waits for approval (call ${event.toolCallId}, ${deadline}): ${preview(event.reason)}`;
+    }
+    case 'approval_decided': {
+      const verb = event.decision === 'approve' ? 'approved' : 'denied';
+      const how =
+        event.source === 'operator'
+          ? `${verb}${event.by ? ` by ${event.by}` : ''}`
+          : event.source === 'timeout'
+            ? `${verb} on timeout`
+            : 'no longer waits (job cancelled)';
+      return `  ${how}: ${event.toolName} (call ${event.toolCallId})${event.note ? `: ${preview(event.note)}` : ''}`;
+    }
     case 'compaction': {
       const { start, end } = event.summarised;
       const range = end - start === 1 ? `message ${start}` : `messages ${start}-${end - 1}`;

@@ -2,7 +2,11 @@ import type { ToolBatchEffects } from './effects.js';
 import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
 import type { AfterToolCallHook, BeforeToolCallHook, RunContext } from './hooks.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
-import { preflightToolCall, type PreparedToolCall } from './preflight.js';
+import {
+  preflightToolCall,
+  type AwaitingApprovalToolCall,
+  type PreparedToolCall,
+} from './preflight.js';
 import type { ToolExecutionMode, ToolSpec } from './tool-spec.js';
 import {
   OPERATION_ABORTED,
@@ -131,7 +135,7 @@ class ToolBatch {
     const messages: ToolResultMessage[] = [];
     for (const toolCall of this.input.toolCalls) {
       await emitStart(toolCall, this.effects);
-      const outcome = await this.prepare(toolCall);
+      const outcome = await this.decided(await this.prepare(toolCall));
       const finalized = 'result' in outcome ? outcome : await this.run(outcome);
       await emitEnd(finalized, this.effects);
       messages.push(await this.publish(finalized));
@@ -142,10 +146,11 @@ class ToolBatch {
 
   /**
    * R15: preflight call by call in source order (immediate errors end at once), then every
-   * prepared body runs concurrently; end events follow real completion order.
+   * prepared body runs concurrently; end events follow real completion order. A call waiting
+   * for approval (R22) waits beside the running bodies: the others do not wait for its decision.
    */
   async runParallel(): Promise<PublishedBatch> {
-    const slots: (FinalizedToolCall | PreparedToolCall)[] = [];
+    const slots: (FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall)[] = [];
     for (const toolCall of this.input.toolCalls) {
       await emitStart(toolCall, this.effects);
       const outcome = await this.prepare(toolCall);
@@ -155,10 +160,12 @@ class ToolBatch {
     const finalizedCalls = await Promise.all(
       slots.map(async (slot) => {
         if ('result' in slot) return slot;
-        // R19: an abort after this call was prepared but before the bodies started.
-        const finalized = this.effects.isAborted()
-          ? failed(slot.toolCall, OPERATION_ABORTED)
-          : await this.run(slot);
+        const outcome = await this.decided(slot);
+        let finalized: FinalizedToolCall;
+        if ('result' in outcome) finalized = outcome;
+        // R19: an abort after this call was prepared (or approved) but before its body started.
+        else if (this.effects.isAborted()) finalized = failed(outcome.toolCall, OPERATION_ABORTED);
+        else finalized = await this.run(outcome);
         await emitEnd(finalized, this.effects);
         return finalized;
       }),
@@ -169,8 +176,10 @@ class ToolBatch {
     return { finalized: finalizedCalls, messages };
   }
 
-  /** Preflight with the approval wait; a finalized error or a prepared call. */
-  private async prepare(toolCall: ToolCall): Promise<FinalizedToolCall | PreparedToolCall> {
+  /** Preflight: a finalized error, a prepared call or one that waits for approval. */
+  private async prepare(
+    toolCall: ToolCall,
+  ): Promise<FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall> {
     // R19: once the run is aborted, no further call is prepared; each still gets its result.
     if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
     const outcome = await preflightToolCall({
@@ -182,8 +191,18 @@ class ToolBatch {
       isAborted: () => this.effects.isAborted(),
       signal: this.effects.signal,
     });
-    if (outcome.kind === 'immediate') return outcome;
-    if (outcome.kind === 'prepared') return outcome;
+    // A host that cannot ask answers at once, like any immediate error (R15).
+    if (outcome.kind === 'approval' && !this.effects.awaitApproval) {
+      return this.awaitApproval(outcome.prepared, outcome.request);
+    }
+    return outcome;
+  }
+
+  /** A call that waits for approval, once decided (R22); any other outcome as it is. */
+  private async decided(
+    outcome: FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall,
+  ): Promise<FinalizedToolCall | PreparedToolCall> {
+    if ('result' in outcome || outcome.kind === 'prepared') return outcome;
     return this.awaitApproval(outcome.prepared, outcome.request);
   }
 

@@ -1,27 +1,38 @@
 import { compileRulePattern } from './rule-pattern.js';
 
 /**
- * The policy file: declarative rules that block tool calls. JSON, for example:
+ * The policy file: declarative rules that block tool calls or ask a human first. JSON, for
+ * example:
  *
  * ```json
  * {
  *   "rules": [
- *     { "tool": "bash", "reason": "no shell here" },
  *     { "tool": "bash", "argument": "command", "pattern": "rm\\s+-rf", "reason": "no recursive deletes" },
- *     { "tool": "*", "argument": "path", "pattern": "(^|/)\\.env$", "reason": "no .env files" }
+ *     { "tool": "*", "argument": "path", "pattern": "(^|/)\\.env$", "reason": "no .env files" },
+ *     { "tool": "bash", "argument": "command", "pattern": "^git push", "reason": "pushes a branch",
+ *       "approve": true, "timeoutMs": 3600000, "onTimeout": "deny" }
  *   ]
  * }
  * ```
  *
  * - `tool` (required): the exact tool name, or `"*"` for every tool.
- * - `reason` (required): what the model reads when the rule blocks a call.
+ * - `reason` (required): what the model reads when the rule blocks a call; for an approval rule,
+ *   what the approver is shown.
  * - `argument` and `pattern` (both or neither): without them the rule blocks every call of the
  *   tool; with them it blocks a call only when the top-level argument `argument` is a string
  *   that the regular expression `pattern` matches (anywhere, no flags; anchor it with `^`/`$`
  *   when needed). Patterns are RE2 syntax, matched in linear time (see `rule-pattern.ts`): like
  *   JavaScript's, without backreferences or lookaround, which are refused here. A call without
  *   that argument, or with a non-string value, is let through.
- * - Rules are tried in order; the first that matches blocks the call. Unknown fields are errors,
+ * - `approve: true` (optional): the rule asks a human instead of blocking (R22). The call waits,
+ *   durably, for `dar approve` / `dar deny`; a denial is the call's error result with the
+ *   approver's note. `timeoutMs` (optional, a whole number of milliseconds from 1 to
+ *   {@link MAX_APPROVAL_TIMEOUT_MS}, 30 days) bounds the wait; when it passes, `onTimeout` decides:
+ *   `"deny"` (the default) or `"allow"`. Without `timeoutMs` the call waits until someone answers
+ *   or the job is cancelled. `timeoutMs` and `onTimeout` are refused on a rule without `approve`.
+ * - Blocking rules are tried first, in order; the first that matches blocks the call. Only a call
+ *   that no blocking rule matches is sent for approval, by the first approval rule that matches:
+ *   an approval can never let through what a blocking rule forbids. Unknown fields are errors,
  *   so a misspelt field cannot silently weaken a rule.
  */
 
@@ -30,7 +41,16 @@ export interface PolicyRule {
   reason: string;
   argument?: string;
   pattern?: string;
+  /** Ask a human instead of blocking (R22). */
+  approve?: true;
+  /** With `approve`: how long the call waits for a decision, in milliseconds. */
+  timeoutMs?: number;
+  /** With `approve` and `timeoutMs`: the decision when nobody answered in time (default deny). */
+  onTimeout?: 'deny' | 'allow';
 }
+
+/** The longest wait an approval rule may ask for: 30 days. */
+export const MAX_APPROVAL_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface Policy {
   rules: PolicyRule[];
@@ -38,7 +58,15 @@ export interface Policy {
 
 export const ANY_TOOL = '*';
 
-const RULE_FIELDS = new Set(['tool', 'reason', 'argument', 'pattern']);
+const RULE_FIELDS = new Set([
+  'tool',
+  'reason',
+  'argument',
+  'pattern',
+  'approve',
+  'timeoutMs',
+  'onTimeout',
+]);
 const POLICY_FIELDS = new Set(['rules']);
 
 function invalid(where: string, problem: string): Error {
@@ -95,7 +123,51 @@ function parseRule(value: unknown, index: number): PolicyRule {
       throw invalid(`${where}.pattern (rule for tool "${rule.tool}")`, problem);
     }
   }
+  parseApproval(value, rule, where);
   return rule;
+}
+
+/** The approval fields of a rule (`approve`, `timeoutMs`, `onTimeout`), checked into `rule`. */
+function parseApproval(value: Record<string, unknown>, rule: PolicyRule, where: string): void {
+  const { approve, timeoutMs, onTimeout } = value;
+  if (approve !== undefined && approve !== true) {
+    throw invalid(`${where}.approve`, 'must be true (leave it out for a blocking rule)');
+  }
+  if (approve === undefined) {
+    for (const field of ['timeoutMs', 'onTimeout'] as const) {
+      if (value[field] !== undefined) {
+        throw invalid(`${where}.${field}`, 'is only allowed on a rule with "approve": true');
+      }
+    }
+    return;
+  }
+  rule.approve = true;
+  if (timeoutMs !== undefined) {
+    if (
+      typeof timeoutMs !== 'number' ||
+      !Number.isInteger(timeoutMs) ||
+      timeoutMs < 1 ||
+      timeoutMs > MAX_APPROVAL_TIMEOUT_MS
+    ) {
+      throw invalid(
+        `${where}.timeoutMs`,
+        `must be a whole number of milliseconds from 1 to ${MAX_APPROVAL_TIMEOUT_MS} (30 days)`,
+      );
+    }
+    rule.timeoutMs = timeoutMs;
+  }
+  if (onTimeout !== undefined) {
+    if (onTimeout !== 'deny' && onTimeout !== 'allow') {
+      throw invalid(`${where}.onTimeout`, 'must be "deny" or "allow"');
+    }
+    if (timeoutMs === undefined) {
+      throw invalid(
+        `${where}.onTimeout`,
+        'needs "timeoutMs" (without it the call waits for a human)',
+      );
+    }
+    rule.onTimeout = onTimeout;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BeforeToolCallHook, BeforeToolCallResult } from '../core/index.js';
+import type { ApprovalRequest, BeforeToolCallHook, BeforeToolCallResult } from '../core/index.js';
 import { ANY_TOOL, type Policy, type PolicyRule } from './policy-file.js';
 import { compileRulePattern, type RulePattern } from './rule-pattern.js';
 import { createWorkspaceRule, type PathArguments } from './workspace-policy.js';
@@ -17,11 +17,30 @@ interface CompiledRule {
   reason: string;
   argument?: string;
   pattern?: RulePattern;
+  /** Set on an approval rule: what the call asks for instead of being blocked. */
+  approval?: ApprovalRequest;
 }
 
 function compileRule(rule: PolicyRule): CompiledRule {
   const pattern = rule.pattern === undefined ? undefined : compileRulePattern(rule.pattern);
-  return { tool: rule.tool, reason: rule.reason, argument: rule.argument, pattern };
+  const compiled: CompiledRule = {
+    tool: rule.tool,
+    reason: rule.reason,
+    argument: rule.argument,
+    pattern,
+  };
+  if (rule.approve) compiled.approval = approvalRequest(rule);
+  return compiled;
+}
+
+/** The core's request for an approval rule: `onTimeout: "allow"` is the core's `approve`. */
+function approvalRequest(rule: PolicyRule): ApprovalRequest {
+  if (rule.timeoutMs === undefined) return { reason: rule.reason };
+  return {
+    reason: rule.reason,
+    timeoutMs: rule.timeoutMs,
+    onTimeout: rule.onTimeout === 'allow' ? 'approve' : 'deny',
+  };
 }
 
 function matches(rule: CompiledRule, toolName: string, args: unknown): boolean {
@@ -35,9 +54,10 @@ function matches(rule: CompiledRule, toolName: string, args: unknown): boolean {
 }
 
 /**
- * The `beforeToolCall` gate (R10): the workspace rule first, then the policy file's rules in
- * order; the first that matches blocks the call with its reason. Deterministic: no clock, no
- * I/O, no state kept between calls.
+ * The `beforeToolCall` gate (R10): the workspace rule first, then the policy file's blocking
+ * rules in order (the first that matches blocks the call with its reason), then its approval
+ * rules in order (the first that matches asks a human, R22). Deterministic: no clock, no I/O,
+ * no state kept between calls.
  */
 export function createPolicyGate(options: PolicyGateOptions): BeforeToolCallHook {
   const workspaceRule = createWorkspaceRule({
@@ -46,12 +66,16 @@ export function createPolicyGate(options: PolicyGateOptions): BeforeToolCallHook
   });
   // A rule RE2 refuses throws here: a policy that did not come through `parsePolicy` is checked
   // when the gate is made, never while a call waits.
-  const rules = (options.policy?.rules ?? []).map(compileRule);
+  const compiled = (options.policy?.rules ?? []).map(compileRule);
+  const blocking = compiled.filter((rule) => rule.approval === undefined);
+  const asking = compiled.filter((rule) => rule.approval !== undefined);
 
   return ({ tool, args }): BeforeToolCallResult => {
     const workspaceDecision = workspaceRule(tool.name, args);
     if (workspaceDecision) return workspaceDecision;
-    const rule = rules.find((candidate) => matches(candidate, tool.name, args));
-    return rule ? { block: true, reason: rule.reason } : undefined;
+    const blocked = blocking.find((candidate) => matches(candidate, tool.name, args));
+    if (blocked) return { block: true, reason: blocked.reason };
+    const asked = asking.find((candidate) => matches(candidate, tool.name, args));
+    return asked?.approval ? { approval: { ...asked.approval } } : undefined;
   };
 }

@@ -8,6 +8,7 @@ import { MODEL_TASK_QUEUE_PATCH, modelTaskQueue } from './model-task-queue.js';
 import { toolFailureMessage } from './tool-failure-message.js';
 import { compactIfNeeded } from './context-compaction.js';
 import { countModelAnswer } from './context-tokens.js';
+import { toolsPhase } from './approval-state.js';
 import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
@@ -80,7 +81,8 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       }
     },
     async executeTool(call) {
-      state.phase = 'tools';
+      // `approval` stays while another call of the batch waits for a decision (R22).
+      state.phase = toolsPhase(state);
       publish(state.phase, state.modelCalls);
       progress.statusChanged();
       const { executeToolWithStore } = proxyActivities<AgentActivities>(

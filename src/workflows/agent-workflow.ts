@@ -10,6 +10,7 @@ import {
 } from '../core/index.js';
 import { createActivityEffects } from './activity-effects.js';
 import { budgetSpentNow } from './budget-stop.js';
+import { installJobApprovals } from './job-approvals.js';
 import { installJobHandlers } from './job-handlers.js';
 import { checkJobInput, type CheckedJob } from './job-input-check.js';
 import { continueJobAsNew, waitForMessage } from './job-lifecycle.js';
@@ -70,6 +71,8 @@ async function runAgentJob(
   root.cancelRequested.catch(() => abort.abort());
   const effects: AgentLoopEffects = {
     ...createActivityEffects({ input, state, progress, publish, isAborted }),
+    // R22: a call the policy sends for approval waits here, durably, for the decideApproval update.
+    awaitApproval: installJobApprovals({ state, progress, publish }),
     signal: abort.signal,
     // The queues deliver by the job's modes (jobs of earlier releases: all at once).
     takeSteeringMessages: (mode) => drainQueue(state.steering, mode),

@@ -1,5 +1,6 @@
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Message } from '../core/index.js';
+import type { ApprovalDecided, ApprovalDecisionInput, PendingApproval } from './approval-types.js';
 import type { BudgetExceeded } from './job-budget.js';
 import type { JobStatus, SequencedEvent } from './job-types.js';
 
@@ -24,3 +25,15 @@ export const eventsQuery = defineQuery<SequencedEvent[], [afterSeq: number, limi
  * from `from + page.length` until a page is empty.
  */
 export const transcriptQuery = defineQuery<Message[], [from?: number]>('transcript');
+
+/**
+ * Decides a tool call that waits for approval (R22): `approve` runs it, `deny` answers it with
+ * an error result carrying the note. The validator refuses, before anything is recorded, a call
+ * id that does not wait (`UnknownApproval`) or one already decided (`ApprovalAlreadyDecided`):
+ * a call is decided once, whoever asks twice. Answers with the recorded decision.
+ */
+export const decideApprovalUpdate = defineUpdate<ApprovalDecided, [ApprovalDecisionInput]>(
+  'decideApproval',
+);
+/** The calls waiting for a decision, oldest first (at most `PENDING_APPROVALS_LIMIT`). */
+export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');

@@ -63,5 +63,7 @@ function carriedContext(state: JobState): Partial<CarriedState> {
   if (state.compactionCalls > 0) carried.compactionCalls = state.compactionCalls;
   if (state.compactions > 0) carried.compactions = state.compactions;
   if (state.contextTokens.tokens > 0) carried.contextTokens = state.contextTokens;
+  // R22: calls still waiting and the last decisions (a late second decision is refused).
+  if (state.approvals.length > 0) carried.approvals = state.approvals;
   return carried;
 }

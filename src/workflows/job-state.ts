@@ -1,5 +1,6 @@
 import type { Message, Usage } from '../core/index.js';
 import { emptyUsage } from '../core/index.js';
+import type { JobApproval } from './approval-types.js';
 import type { BudgetExceeded, JobBudget } from './job-budget.js';
 import type {
   CarriedState,
@@ -57,6 +58,8 @@ export interface JobState {
   compactions: number;
   /** Estimated tokens of stored tool results not counted yet, by content reference. */
   storedResultTokens: Record<string, number>;
+  /** Calls waiting for a human decision, and the last few decided (R22). */
+  approvals: JobApproval[];
 }
 
 /**
@@ -83,6 +86,7 @@ export function initialJobState(carried: CarriedState | undefined, runStartedAt:
     compactionCalls: carried?.compactionCalls ?? 0,
     compactions: carried?.compactions ?? 0,
     storedResultTokens: {},
+    approvals: carried?.approvals ?? [],
     ...(carried?.modelContext ? { modelContext: carried.modelContext } : {}),
     ...(carried?.contextWindow === undefined ? {} : { contextWindow: carried.contextWindow }),
   };

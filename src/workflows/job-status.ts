@@ -1,6 +1,7 @@
 import type { AssistantMessage } from '../core/index.js';
 import type { JobStatus } from './job-types.js';
 import type { JobState } from './job-state.js';
+import { pendingApprovals } from './approval-state.js';
 
 /** The job's status: what the status query answers and what the store's status record holds. */
 export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
@@ -23,5 +24,11 @@ export function jobStatus(state: JobState, cancelled: boolean): JobStatus {
     ...(state.budget ? { budget: state.budget, startedAt: state.startedAt } : {}),
     ...(state.budgetExceeded ? { budgetExceeded: state.budgetExceeded } : {}),
     ...(state.compactions > 0 ? { compactions: state.compactions } : {}),
+    ...pendingCount(state),
   };
+}
+
+function pendingCount(state: JobState): { pendingApprovals?: number } {
+  const pending = pendingApprovals(state).length;
+  return pending > 0 ? { pendingApprovals: pending } : {};
 }

@@ -2,6 +2,7 @@ import type { AgentEvent, Message, QueueMode, ToolExecutionMode, Usage } from '.
 import type { Policy } from '../policy/policy-file.js';
 import type { BudgetExceeded, JobBudget } from './job-budget.js';
 import type { CompactionSettings } from './compaction-settings.js';
+import type { ApprovalEvent, JobApproval } from './approval-types.js';
 import type { JobOutcome } from './job-outcome.js';
 import type { LegacyCarriedState } from './legacy/job-types.js';
 
@@ -112,6 +113,11 @@ export interface CarriedState {
   compactionCalls?: number;
   /** Compactions done. */
   compactions?: number;
+  /**
+   * The job's approvals (R22): those waiting for a decision and the last few decided (so that a
+   * late second decision is told it came too late). Set only when there are some.
+   */
+  approvals?: JobApproval[];
 }
 
 /**
@@ -136,11 +142,12 @@ export type CompactionEvent = {
 };
 
 /** Every event of a job's stream. */
-export type JobEvent = AgentEvent | CompactionEvent;
+export type JobEvent = AgentEvent | CompactionEvent | ApprovalEvent;
 
 export type SequencedEvent = JobEvent & { seq: number };
 
-export type JobPhase = 'starting' | 'model' | 'tools' | 'waiting' | 'done';
+/** `approval`: at least one tool call waits for a human decision (R22). */
+export type JobPhase = 'starting' | 'model' | 'tools' | 'approval' | 'waiting' | 'done';
 
 export interface JobStatus {
   phase: JobPhase;
@@ -165,6 +172,8 @@ export interface JobStatus {
    * `modelCalls` and `usage`, never in `turns`.
    */
   compactions?: number;
+  /** Tool calls waiting for a human decision now (R22); unset when none. */
+  pendingApprovals?: number;
 }
 
 /**

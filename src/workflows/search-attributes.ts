@@ -8,8 +8,11 @@ export const darPhaseKey = defineSearchAttributeKey('DarPhase', 'KEYWORD');
 export const darTurnsKey = defineSearchAttributeKey('DarTurns', 'INT');
 export const darBatchIdKey = defineSearchAttributeKey('DarBatchId', 'KEYWORD');
 
-/** The values `DarPhase` takes (a job's phase, without the short-lived `starting`). */
-export const DAR_PHASES = ['model', 'tools', 'waiting', 'done'] as const;
+/**
+ * The values `DarPhase` takes (a job's phase, without the short-lived `starting`); `approval`
+ * while a tool call waits for a human decision (R22).
+ */
+export const DAR_PHASES = ['model', 'tools', 'approval', 'waiting', 'done'] as const;
 export type DarPhase = (typeof DAR_PHASES)[number];
 
 /**

@@ -86,3 +86,68 @@ describe('R22: approval', () => {
     expect(await onlyResult(harness)).toEqual({ isError: true, text: 'approval queue lost' });
   });
 });
+
+describe('R22, R15: approval in a parallel batch', () => {
+  test('R22, R15: the other calls run and end while one waits for its decision', async () => {
+    const harness = agentHarness({
+      tools: [readTool],
+      toolExecution: 'parallel',
+      beforeToolCall: ({ toolCall }) =>
+        toolCall.id === 'asks' ? { approval: request } : undefined,
+      answers: [
+        assistant([
+          toolCall('asks', 'read', { path: 'a' }),
+          toolCall('free', 'read', { path: 'b' }),
+        ]),
+        assistant([text('ok')]),
+      ],
+    });
+    const freeEnded = new Promise<void>((resolve) => {
+      const sink = harness.sink;
+      harness.effects.emit = (event) => {
+        if (event.type === 'tool_execution_end' && event.toolCallId === 'free') resolve();
+        sink.emit(event);
+      };
+    });
+    decideWith(harness, async (call) => {
+      expect(call.toolCall.id).toBe('asks');
+      // Decided only once the free call has ended: a batch that waited first would hang here.
+      await freeEnded;
+      return { approved: true };
+    });
+    await harness.run();
+    expectEveryToolCallAnswered(harness.transcript.messages);
+    expect(harness.executed.map((call) => call.toolCall.id)).toEqual(['free', 'asks']);
+    const ends = harness.sink.events
+      .filter((event) => event.type === 'tool_execution_end')
+      .map((event) => (event as { toolCallId: string }).toolCallId);
+    expect(ends).toEqual(['free', 'asks']);
+    // Result messages stay in source order (R15).
+    expect(resultsOf(harness.transcript.messages).map((result) => result.toolCallId)).toEqual([
+      'asks',
+      'free',
+    ]);
+  });
+
+  test('R22, R14: in a sequential batch the next call waits for the decision', async () => {
+    const harness = agentHarness({
+      tools: [readTool],
+      toolExecution: 'sequential',
+      beforeToolCall: ({ toolCall }) =>
+        toolCall.id === 'asks' ? { approval: request } : undefined,
+      answers: [
+        assistant([
+          toolCall('asks', 'read', { path: 'a' }),
+          toolCall('next', 'read', { path: 'b' }),
+        ]),
+        assistant([text('ok')]),
+      ],
+    });
+    decideWith(harness, async () => {
+      expect(harness.executed).toEqual([]);
+      return { approved: false, reason: 'no' };
+    });
+    await harness.run();
+    expect(harness.executed.map((call) => call.toolCall.id)).toEqual(['next']);
+  });
+});

@@ -40,6 +40,11 @@ export async function statusCommand(argv: string[]): Promise<number> {
     if (status.continuedAsNew > 0)
       lines.push(`continued:  ${status.continuedAsNew} time(s) as new`);
     if (status.compactions) lines.push(`compacted:  ${status.compactions} time(s)`);
+    if (status.pendingApprovals) {
+      lines.push(
+        `approvals:  ${status.pendingApprovals} call(s) wait for a decision (dar approvals)`,
+      );
+    }
     console.log(lines.join('\n'));
     return EXIT_OK;
   } finally {

@@ -1,0 +1,157 @@
+import { userInfo } from 'node:os';
+import type { WorkflowHandle } from '@temporalio/client';
+import {
+  ApprovalRefusedError,
+  decideApproval,
+  decideBatchApprovals,
+  listPendingApprovals,
+  type PendingApprovalRow,
+} from '../../client/approvals.js';
+import { getJob } from '../../client/job-client.js';
+import type { ApprovalDecided } from '../../workflows/approval-types.js';
+import { pendingApprovalsQuery } from '../../workflows/definitions.js';
+import { openConnection, type CliConnection } from '../connection.js';
+import { readJob } from '../job-reader.js';
+import { parseFlags } from '../parse-flags.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../usage-error.js';
+
+const ARGUMENTS_SHOWN = 120;
+
+function shortened(text: string, length = ARGUMENTS_SHOWN): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= length ? flat : `${flat.slice(0, length - 1)}…`;
+}
+
+function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h${String(minutes % 60).padStart(2, '0')}m`;
+  return `${Math.floor(hours / 24)}d${hours % 24}h`;
+}
+
+/** A job's waiting calls through its query; a workflow-only worker answers when none runs. */
+function pendingReader(connection: CliConnection) {
+  return (handle: WorkflowHandle) =>
+    readJob(connection, getJob(connection.client, handle.workflowId, connection.store), (job) =>
+      job.handle.query(pendingApprovalsQuery),
+    );
+}
+
+function printPending(row: PendingApprovalRow, now: number): void {
+  const deadline =
+    row.deadline === undefined
+      ? 'no deadline'
+      : `deadline ${new Date(row.deadline).toISOString()} (in ${duration(row.deadline - now)}, then ${row.onTimeout ?? 'deny'})`;
+  console.log(
+    `${row.jobId}  call ${row.toolCallId}  ${row.toolName}  waiting ${duration(now - row.requestedAt)}  ${deadline}`,
+  );
+  console.log(`    reason: ${shortened(row.reason, 400)}`);
+  console.log(`    args:   ${shortened(row.args)}`);
+}
+
+/** `dar approvals [--batch ID] [--json]`: every tool call waiting for a decision (R22). */
+export async function approvalsCommand(argv: string[]): Promise<number> {
+  const { values } = parseFlags(
+    'approvals',
+    argv,
+    { batch: { type: 'string' }, json: { type: 'boolean' }, 'state-dir': { type: 'string' } },
+    { min: 0, max: 0, names: 'no argument' },
+  );
+  const connection = await openConnection(values['state-dir']);
+  try {
+    const rows = await listPendingApprovals(connection.client, {
+      ...(values.batch === undefined ? {} : { batchId: values.batch }),
+      read: pendingReader(connection),
+    });
+    const now = Date.now();
+    for (const row of rows) {
+      if (values.json) console.log(JSON.stringify({ ...row, ageMs: now - row.requestedAt }));
+      else printPending(row, now);
+    }
+    if (rows.length === 0 && !values.json) console.log('No tool calls wait for approval.');
+    return EXIT_OK;
+  } finally {
+    await connection.close();
+  }
+}
+
+function operatorName(): string | undefined {
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    return process.env.USER || undefined;
+  }
+}
+
+function describeDecided(decided: ApprovalDecided): string {
+  const verb = decided.outcome.decision === 'approve' ? 'Approved' : 'Denied';
+  return `${verb} call ${decided.toolCallId} (${decided.toolName}) of ${decided.jobId}`;
+}
+
+/**
+ * `dar approve JOB CALL [--note TEXT]` and `dar deny ...`; `--batch ID --all` decides every
+ * call waiting in a batch's jobs. An unknown or already decided call exits 2.
+ */
+export function decideCommand(decision: 'approve' | 'deny') {
+  return async (argv: string[]): Promise<number> => {
+    const { values, positionals } = parseFlags(
+      decision,
+      argv,
+      {
+        note: { type: 'string' },
+        by: { type: 'string' },
+        batch: { type: 'string' },
+        all: { type: 'boolean' },
+        'state-dir': { type: 'string' },
+      },
+      { min: 0, max: 2, names: 'a job id and a call id (or --batch ID --all)' },
+    );
+    const bulk = values.batch !== undefined;
+    if (bulk && (!values.all || positionals.length > 0)) {
+      throw new UsageError(`dar ${decision}: --batch ID needs --all and no job or call id`);
+    }
+    if (!bulk && (values.all || positionals.length !== 2)) {
+      throw new UsageError(`dar ${decision}: give a job id and a call id, or --batch ID --all`);
+    }
+    const by = values.by ?? operatorName();
+    const choice = {
+      decision,
+      ...(values.note === undefined ? {} : { note: values.note }),
+      ...(by === undefined ? {} : { by }),
+    };
+    const connection = await openConnection(values['state-dir']);
+    try {
+      if (values.batch !== undefined) {
+        const { decided, refused } = await decideBatchApprovals(
+          connection.client,
+          values.batch,
+          choice,
+          { read: pendingReader(connection) },
+        );
+        for (const call of decided) console.log(describeDecided(call));
+        for (const call of refused) process.stderr.write(`dar ${decision}: ${call.message}\n`);
+        if (decided.length + refused.length === 0) {
+          console.log(`No tool calls wait for approval in batch ${values.batch}.`);
+        }
+        return refused.length > 0 ? EXIT_USAGE : EXIT_OK;
+      }
+      const [jobId = '', toolCallId = ''] = positionals;
+      // One id for both tries below: a retry is the same decision, recorded once.
+      const updateId = `approval-${toolCallId}-${crypto.randomUUID()}`;
+      const job = getJob(connection.client, jobId, connection.store);
+      const decided = await readJob(connection, job, () =>
+        decideApproval(connection.client, jobId, { ...choice, toolCallId }, { updateId }),
+      );
+      console.log(describeDecided(decided));
+      return EXIT_OK;
+    } catch (error) {
+      if (error instanceof ApprovalRefusedError) throw new UsageError(error.message);
+      throw error;
+    } finally {
+      await connection.close();
+    }
+  };
+}
