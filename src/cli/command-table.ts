@@ -58,6 +58,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage: 'dar follow-up ID "<text>" [--state-dir DIR]',
     load: async () => (await import('./commands/control.js')).messageCommand('follow-up'),
   },
+  ui: {
+    usage: 'dar ui [--host 127.0.0.1] [--port 0|N] [--token T] [--state-dir DIR]',
+    load: async () => (await import('./commands/ui.js')).uiCommand,
+  },
   server: {
     usage: 'dar server [stop] [--state-dir DIR]',
     load: async () => (await import('./commands/server.js')).serverCommand,
