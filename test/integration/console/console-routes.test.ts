@@ -137,7 +137,8 @@ describe('jobs list', () => {
         phases: string[];
       };
       // Temporal's list filter sees search attributes a moment after they change.
-      return body.jobs.length === 1 && body.counts.byPhase.done === 1 ? body : undefined;
+      const closed = body.jobs[0]?.workflowStatus === 'COMPLETED';
+      return closed && body.counts.byPhase.done === 1 ? body : undefined;
     });
     expect(answer.phases).toEqual(expect.arrayContaining(['model', 'tools', 'waiting', 'done']));
     expect(answer.jobs[0]).toMatchObject({
