@@ -25,9 +25,14 @@ export class StaticFiles {
   private readonly files: ReadonlySet<string>;
 
   constructor(private readonly folder = WEB_FOLDER) {
-    this.files = new Set(
-      readdirSync(folder).filter((name) => /^[a-z][a-z0-9-]*\.(html|css|js|png)$/.test(name)),
-    );
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The console's pages are missing (${folder}): ${reason}`, { cause: error });
+    }
+    this.files = new Set(names.filter((name) => /^[a-z][a-z0-9-]*\.(html|css|js|png)$/.test(name)));
   }
 
   /** Whether `pathname` is a page (an address the login link may name). */
