@@ -20,6 +20,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY examples ./examples
+# The operator console's pages (`dar ui`).
+COPY web ./web
 # Tool bodies run shell commands in job workspaces: not as root.
 USER node
 CMD ["node", "bin/dar.js", "worker"]

@@ -62,4 +62,24 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // The operator console's pages (`dar ui`): plain browser scripts, no build step.
+    files: ['web/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'document',
+          'location',
+          'history',
+          'fetch',
+          'EventSource',
+          'URLSearchParams',
+          'confirm',
+          'setInterval',
+          'clearInterval',
+          'setTimeout',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

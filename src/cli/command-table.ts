@@ -73,6 +73,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
       'dar deny JOB CALL [--note TEXT] [--by NAME] | --batch ID --all [--note TEXT] [--state-dir DIR]',
     load: async () => (await import('./commands/approvals.js')).decideCommand('deny'),
   },
+  ui: {
+    usage: 'dar ui [--host 127.0.0.1] [--port 0|N] [--token T] [--state-dir DIR]',
+    load: async () => (await import('./commands/ui.js')).uiCommand,
+  },
   server: {
     usage: 'dar server [stop] [--state-dir DIR]',
     load: async () => (await import('./commands/server.js')).serverCommand,

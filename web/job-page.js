@@ -1,0 +1,97 @@
+// One job: its status (read again every few seconds), its transcript and events as they are
+// stored (a Server-Sent Events stream), and a button that cancels it.
+import { getJson, jobPath, post } from './api.js';
+import { element, replaceChildren } from './dom.js';
+import { formatCost, formatWorkflowStatus, orDash } from './format.js';
+import { Timeline } from './timeline.js';
+
+const REFRESH_MS = 2000;
+
+const jobId = new URLSearchParams(location.search).get('id') ?? '';
+const statusList = document.getElementById('job-status');
+const cancelButton = document.getElementById('cancel-button');
+const actionMessage = document.getElementById('action-message');
+const jobError = document.getElementById('job-error');
+const streamState = document.getElementById('stream-state');
+const timeline = new Timeline(document.getElementById('timeline'));
+
+document.getElementById('job-title').textContent = jobId;
+document.title = `${jobId} · dar console`;
+
+function statusRow(name, value, className) {
+  return [
+    element('dt', { text: name }),
+    element('dd', { className, text: orDash(value), attributes: { 'data-field': name } }),
+  ];
+}
+
+function showSummary(summary) {
+  const status = summary.status;
+  const workflow = formatWorkflowStatus(summary.workflowStatus);
+  const rows = [
+    statusRow('workflow', workflow, `workflow-status status-${workflow.replaceAll(' ', '-')}`),
+    statusRow(
+      'phase',
+      status ? `${status.phase}${status.cancelled ? ' (cancelled)' : ''}` : 'starting',
+    ),
+    statusRow('turns', status?.turns),
+    statusRow('events', status?.lastSeq),
+    statusRow(
+      'tokens',
+      status ? `${status.tokens.input} in, ${status.tokens.output} out` : undefined,
+    ),
+    statusRow('cost', status ? formatCost(status.costUsd) : undefined),
+    statusRow('batch', summary.batch),
+    statusRow('started', new Date(summary.startedAt).toLocaleString()),
+  ];
+  if (summary.closedAt) rows.push(statusRow('closed', new Date(summary.closedAt).toLocaleString()));
+  if (status?.budget) rows.push(statusRow('budget', status.budget));
+  if (status?.budgetStop) rows.push(statusRow('stopped by', status.budgetStop, 'error'));
+  if (status?.stopReason) rows.push(statusRow('stopped', status.stopReason));
+  if (status?.errorMessage) rows.push(statusRow('error', status.errorMessage, 'error'));
+  replaceChildren(statusList, ...rows.flat());
+  cancelButton.disabled = !summary.running;
+}
+
+async function refreshSummary() {
+  try {
+    showSummary(await getJson(jobPath(jobId)));
+    jobError.hidden = true;
+  } catch (error) {
+    jobError.textContent = error.message;
+    jobError.hidden = false;
+  }
+}
+
+function followEvents() {
+  const source = new EventSource(jobPath(jobId, '/events'));
+  source.addEventListener('open', () => {
+    streamState.textContent = '(live)';
+  });
+  source.addEventListener('job-event', (message) => {
+    timeline.add(JSON.parse(message.data));
+  });
+  source.addEventListener('stream-error', (message) => {
+    streamState.textContent = `(reading events failed: ${JSON.parse(message.data).error}; retrying)`;
+  });
+  source.addEventListener('error', () => {
+    streamState.textContent = '(reconnecting…)';
+  });
+}
+
+cancelButton.addEventListener('click', async () => {
+  if (!confirm(`Cancel job ${jobId}? Its running tools are stopped.`)) return;
+  cancelButton.disabled = true;
+  try {
+    await post(jobPath(jobId, '/cancel'));
+    actionMessage.textContent = 'Cancellation requested.';
+  } catch (error) {
+    actionMessage.textContent = `Cancel failed: ${error.message}`;
+    cancelButton.disabled = false;
+  }
+  void refreshSummary();
+});
+
+void refreshSummary();
+setInterval(() => void refreshSummary(), REFRESH_MS);
+followEvents();
