@@ -62,4 +62,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage: 'dar server [stop] [--state-dir DIR]',
     load: async () => (await import('./commands/server.js')).serverCommand,
   },
+  'codec-server': {
+    usage: 'dar codec-server [--port N] [--host ADDRESS] [--cors-origin URL]... [--token TOKEN]',
+    load: async () => (await import('./commands/codec-server.js')).codecServerCommand,
+  },
 };

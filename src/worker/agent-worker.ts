@@ -1,4 +1,6 @@
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { dataConverterFromEnvironment } from '../encryption/data-converter.js';
 import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
@@ -46,6 +48,12 @@ export interface AgentWorkerOptions {
    * that provider until it has passed (default true; false only to measure without pacing).
    */
   pauseOnRetryAfter?: boolean;
+  /**
+   * The data converter of every worker (payload codecs, failure converter); it must match the
+   * clients'. Default: the encrypting one when `DAR_ENCRYPTION_KEY` or `DAR_ENCRYPTION_KEY_FILE`
+   * is set (see `dataConverterFromEnvironment`), else Temporal's default.
+   */
+  dataConverter?: DataConverter;
 }
 
 /**
@@ -79,6 +87,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
   // Read before anything is created: a malformed DAR_MODEL_RATE fails here.
   const pacing = options.workflowsOnly ? {} : (options.modelPacing ?? modelPacingFrom(process.env));
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
+  const shared: Partial<WorkerOptions> = dataConverter ? { dataConverter } : {};
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
   // progress recorder. Model calls and tool bodies are left to the other workers.
@@ -94,6 +104,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     activities,
     sinks: progressSinks(options.store),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+    ...shared,
     ...options.workerOptions,
   });
   if (options.workflowsOnly) return new AgentWorker(main);
@@ -106,6 +117,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       activities: options.workerOptions?.activities ?? activities,
       pacing,
       defaultConcurrency: options.workerOptions?.maxConcurrentActivityTaskExecutions,
+      shared,
     });
   } catch (error) {
     await closeUnstarted([main]);

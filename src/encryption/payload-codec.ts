@@ -1,0 +1,56 @@
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { decrypt, encrypt } from './aes-gcm.js';
+import type { EncryptionKeyring } from './encryption-keys.js';
+
+/** The `encoding` metadata of an encrypted payload. */
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+/** The metadata entry naming the key a payload was encrypted with. */
+export const KEY_ID_METADATA = 'encryption-key-id';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A payload (an encrypted one) names a key the keyring does not hold. */
+export class UnknownEncryptionKeyError extends Error {
+  override name = 'UnknownEncryptionKeyError';
+}
+
+/**
+ * Temporal payload codec: AES-256-GCM over each whole payload (its metadata and data, as the
+ * `Payload` protobuf), with the keyring's current key. The encrypted payload's metadata says
+ * `encoding: binary/encrypted` and `encryption-key-id: <id>`, so any key of the keyring
+ * decrypts what it wrote. Payloads that are not encrypted (written before encryption was
+ * turned on) decode as they are.
+ */
+export class AesGcmPayloadCodec implements PayloadCodec {
+  constructor(private readonly keyring: EncryptionKeyring) {}
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    const key = this.keyring.current;
+    return payloads.map((payload) => ({
+      metadata: {
+        encoding: encoder.encode(ENCRYPTED_ENCODING),
+        [KEY_ID_METADATA]: encoder.encode(key.id),
+      },
+      data: encrypt(key, temporal.api.common.v1.Payload.encode(payload).finish(), 'random'),
+    }));
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => {
+      const encoding = payload.metadata?.encoding;
+      if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
+      const idBytes = payload.metadata?.[KEY_ID_METADATA];
+      const id = idBytes ? decoder.decode(idBytes) : '';
+      const key = this.keyring.byId.get(id);
+      if (!key) {
+        throw new UnknownEncryptionKeyError(
+          `A payload is encrypted with key "${id}", which is not among the configured keys (${[...this.keyring.byId.keys()].join(', ')})`,
+        );
+      }
+      const plain = decrypt(key, payload.data ?? new Uint8Array());
+      return temporal.api.common.v1.Payload.decode(plain);
+    });
+  }
+}
