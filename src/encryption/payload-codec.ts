@@ -1,5 +1,5 @@
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { decrypt, encrypt } from './aes-gcm.js';
 import type { EncryptionKeyring } from './encryption-keys.js';
 
@@ -8,6 +8,8 @@ export const ENCRYPTED_ENCODING = 'binary/encrypted';
 /** The metadata entry naming the key a payload was encrypted with. */
 export const KEY_ID_METADATA = 'encryption-key-id';
 
+// A CommonJS package: its namespace is the default export under Node's ESM loader.
+const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -33,7 +35,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
         encoding: encoder.encode(ENCRYPTED_ENCODING),
         [KEY_ID_METADATA]: encoder.encode(key.id),
       },
-      data: encrypt(key, temporal.api.common.v1.Payload.encode(payload).finish(), 'random'),
+      data: encrypt(key, PayloadMessage.encode(payload).finish(), 'random'),
     }));
   }
 
@@ -50,7 +52,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
         );
       }
       const plain = decrypt(key, payload.data ?? new Uint8Array());
-      return temporal.api.common.v1.Payload.decode(plain);
+      return PayloadMessage.decode(plain);
     });
   }
 }
