@@ -5,6 +5,7 @@ import { loadTlsConfig } from './cluster-tls.js';
 import type { ConnectionSettings } from './connection-settings.js';
 import { ensureDevServer } from './dev-server.js';
 import { dataConverterFromEnvironment } from '../encryption/data-converter.js';
+import { tracingClientInterceptors } from '../tracing/tracing-client.js';
 
 export interface ConnectOptions {
   /** Progress lines while the embedded server is started ("Starting Temporal dev server ..."). */
@@ -50,7 +51,12 @@ export async function connectClient(
   const { address, namespace, tls, apiKey } = await endpointFor(settings, options);
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const connection = await Connection.connect({ address, tls, apiKey });
-  const client = new Client({ connection, namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const client = new Client({
+    connection,
+    namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+    interceptors: await tracingClientInterceptors(),
+  });
   return { connection, client, address, namespace };
 }
 

@@ -1,6 +1,11 @@
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { dataConverterFromEnvironment } from '../encryption/data-converter.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import { metricsActivityInterceptor } from '../metrics/metrics-interceptor.js';
+import { StatusObservingStore } from '../metrics/status-observing-store.js';
+import { tracingFromEnvironment, type AgentTracing } from '../tracing/agent-tracing.js';
+import { tracingWorkerOptions } from '../tracing/tracing-worker-options.js';
 import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
@@ -16,6 +21,7 @@ import { HEARTBEAT_THROTTLE, closeUnstarted, createModelWorkers } from './model-
 import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
+import { workflowInterceptorModules } from './workflow-interceptor-modules.js';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -54,6 +60,16 @@ export interface AgentWorkerOptions {
    * is set (see `dataConverterFromEnvironment`), else Temporal's default.
    */
   dataConverter?: DataConverter;
+  /**
+   * Where this worker counts its jobs, turns, model calls and tool failures (served by
+   * `startMetricsServer`); none by default.
+   */
+  metrics?: AgentMetrics;
+  /**
+   * Where the jobs' spans go (see `createAgentTracing`). Default: `tracingFromEnvironment()`,
+   * exported over OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, dropped otherwise.
+   */
+  tracing?: AgentTracing;
 }
 
 /**
@@ -89,22 +105,39 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const pacing = options.workflowsOnly ? {} : (options.modelPacing ?? modelPacingFrom(process.env));
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const shared: Partial<WorkerOptions> = dataConverter ? { dataConverter } : {};
+  const store = options.metrics
+    ? new StatusObservingStore(options.store, options.metrics)
+    : options.store;
+  const traced = tracingWorkerOptions(options.tracing ?? tracingFromEnvironment());
+  // Tracing first: the metrics interceptor then runs inside the activity's span.
+  shared.interceptors = {
+    activity: [
+      ...traced.activityInterceptors,
+      ...(options.metrics ? [metricsActivityInterceptor(options.metrics)] : []),
+    ],
+  };
+  const code = workflowCode(options.workflowsPath);
+  if (code.workflowsPath) {
+    // A prebuilt bundle has them already (`scripts/bundle-workflows.mjs`).
+    code.interceptors = { workflowModules: workflowInterceptorModules() };
+  }
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
   // progress recorder. Model calls and tool bodies are left to the other workers.
   const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
-    ? { recordProgress: makeRecordProgress(options.store) }
-    : createActivities(tools, options.store, await fileJournalIfAsked(), pauses);
+    ? { recordProgress: makeRecordProgress(store) }
+    : createActivities(tools, store, await fileJournalIfAsked(), pauses);
   const main = await Worker.create({
     connection: options.connection,
     namespace,
     taskQueue,
-    ...workflowCode(options.workflowsPath),
     activities,
-    sinks: progressSinks(options.store),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...shared,
+    ...code,
+    interceptors: { ...shared.interceptors, ...code.interceptors },
+    sinks: { ...traced.sinks, ...progressSinks(store) },
     ...options.workerOptions,
   });
   if (options.workflowsOnly) return new AgentWorker(main);
