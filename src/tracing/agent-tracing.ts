@@ -1,5 +1,10 @@
 import * as otel from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  CompositePropagator,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import {
@@ -32,17 +37,23 @@ export interface AgentTracingOptions {
   serviceName?: string;
 }
 
-let contextManagerInstalled = false;
+let globalsInstalled = false;
 
 /**
- * Tracing to the given span processor. Installs the process-wide async context manager (once),
- * which carries the active span through an activity's awaits so that nested spans find their
- * parent.
+ * Tracing to the given span processor. Installs, once per process, the async context manager
+ * (which carries the active span through an activity's awaits, so nested spans find their
+ * parent) and the W3C trace context propagator (which carries a trace in Temporal headers from
+ * the client to the workflow and from the workflow to its activities).
  */
 export function createAgentTracing(options: AgentTracingOptions): AgentTracing {
-  if (!contextManagerInstalled) {
+  if (!globalsInstalled) {
     otel.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    contextManagerInstalled = true;
+    otel.propagation.setGlobalPropagator(
+      new CompositePropagator({
+        propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+      }),
+    );
+    globalsInstalled = true;
   }
   const resource = new Resource({ 'service.name': options.serviceName ?? DEFAULT_SERVICE_NAME });
   const provider = new BasicTracerProvider({ resource, spanProcessors: [options.spanProcessor] });
