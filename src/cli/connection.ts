@@ -7,6 +7,7 @@ import {
   resolveConnectionSettings,
   type ConnectionSettings,
 } from '../server/index.js';
+import { tracingRequested } from '../tracing/tracing-environment.js';
 import { registerMissingSearchAttributes } from '../worker/search-attributes-check.js';
 import type { JobStore } from '../store/job-store.js';
 import { openCliJobStore } from './job-store-connection.js';
@@ -68,6 +69,10 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
       await native?.close();
       await opened.connection.close();
       await store.close();
+      // Spans still buffered are sent before the command exits.
+      if (tracingRequested()) {
+        await (await import('../tracing/agent-tracing.js')).tracingFromEnvironment().shutdown();
+      }
     },
   };
 }

@@ -23,6 +23,11 @@ export class EncryptionSettingsError extends Error {
   override name = 'EncryptionSettingsError';
 }
 
+/** Encrypted data (a payload or a store value) names a key the keyring does not hold. */
+export class UnknownEncryptionKeyError extends Error {
+  override name = 'UnknownEncryptionKeyError';
+}
+
 const KEY_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_BYTES = 32;
 

@@ -1,7 +1,7 @@
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { decrypt, encrypt } from './aes-gcm.js';
-import type { EncryptionKeyring } from './encryption-keys.js';
+import { UnknownEncryptionKeyError, type EncryptionKeyring } from './encryption-keys.js';
 
 /** The `encoding` metadata of an encrypted payload. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -12,11 +12,6 @@ export const KEY_ID_METADATA = 'encryption-key-id';
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** A payload (an encrypted one) names a key the keyring does not hold. */
-export class UnknownEncryptionKeyError extends Error {
-  override name = 'UnknownEncryptionKeyError';
-}
 
 /**
  * Temporal payload codec: AES-256-GCM over each whole payload (its metadata and data, as the

@@ -1,8 +1,7 @@
 import { canonicalJson } from '../store/canonical-json.js';
 import type { JsonValue } from '../store/references.js';
 import { decrypt, encrypt } from './aes-gcm.js';
-import type { EncryptionKeyring } from './encryption-keys.js';
-import { UnknownEncryptionKeyError } from './payload-codec.js';
+import { UnknownEncryptionKeyError, type EncryptionKeyring } from './encryption-keys.js';
 
 /** How an encrypted value is stored: the key's id and the AES-GCM output in base64. */
 export interface SealedJson {

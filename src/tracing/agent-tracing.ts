@@ -13,6 +13,7 @@ import {
   NoopSpanProcessor,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { tracingRequested } from './tracing-environment.js';
 
 /** The `service.name` of the runner's spans unless `OTEL_SERVICE_NAME` says otherwise. */
 export const DEFAULT_SERVICE_NAME = 'durable-agent-runner';
@@ -80,26 +81,18 @@ export function disabledTracing(): AgentTracing {
 let fromEnvironment: AgentTracing | undefined;
 
 /**
- * The process's tracing as the environment asks for it: on, exported over OTLP/HTTP, when
- * `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set (the exporter
- * reads the standard `OTEL_EXPORTER_OTLP_*` variables: headers, timeout); off otherwise, or
- * when `OTEL_TRACES_EXPORTER=none` or `OTEL_SDK_DISABLED=true`. `OTEL_SERVICE_NAME` names the
- * service. The same object for every call of a process.
+ * The process's tracing as the environment asks for it (see `tracingRequested`): on, exported
+ * over OTLP/HTTP (the exporter reads the standard `OTEL_EXPORTER_OTLP_*` variables: endpoint,
+ * headers, timeout), or off. `OTEL_SERVICE_NAME` names the service. The same object for every
+ * call of a process.
  */
 export function tracingFromEnvironment(environment: NodeJS.ProcessEnv = process.env): AgentTracing {
   if (fromEnvironment) return fromEnvironment;
-  const endpoint =
-    environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() ||
-    environment.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  const off =
-    environment.OTEL_TRACES_EXPORTER?.trim() === 'none' ||
-    environment.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
-  fromEnvironment =
-    endpoint && !off
-      ? createAgentTracing({
-          spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter()),
-          serviceName: environment.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
-        })
-      : disabledTracing();
+  fromEnvironment = tracingRequested(environment)
+    ? createAgentTracing({
+        spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter()),
+        serviceName: environment.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
+      })
+    : disabledTracing();
   return fromEnvironment;
 }
