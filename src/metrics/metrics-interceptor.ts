@@ -61,7 +61,7 @@ export function metricsActivityInterceptor(metrics: AgentMetrics) {
 /** The assistant message of a model call's result (`callModel` returns it, `callModelWithStore` wraps it). */
 function answerOf(result: unknown): AssistantMessage | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
-  const message = 'message' in result ? (result).message : result;
+  const message = 'message' in result ? result.message : result;
   const usage = (message as { usage?: unknown } | null)?.usage;
   return typeof usage === 'object' && usage !== null ? (message as AssistantMessage) : undefined;
 }
