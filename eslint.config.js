@@ -82,4 +82,13 @@ export default tseslint.config(
       ),
     },
   },
+  {
+    // CommonJS modules that Temporal loads by path with `require` (a failure converter).
+    files: ['**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', exports: 'writable' },
+    },
+  },
 );

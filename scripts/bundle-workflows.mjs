@@ -6,11 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { workflowInterceptorModules } from '../dist/worker/workflow-interceptor-modules.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const { code } = await bundleWorkflowCode({
   workflowsPath: join(root, 'dist', 'workflows', 'index.js'),
+  // The same interceptors as a worker that bundles at start (tracing spans; see the module).
+  workflowInterceptorModules: workflowInterceptorModules(),
   logger: new DefaultLogger('WARN'),
 });
 writeFileSync(join(root, 'dist', 'workflow-bundle.js'), code);

@@ -30,7 +30,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/batch.js')).batchCommand,
   },
   worker: {
-    usage: 'dar worker [--model-rate PROVIDER=RATE[,concurrency=N]]... [--state-dir DIR]',
+    usage:
+      'dar worker [--model-rate PROVIDER=RATE[,concurrency=N]]... [--metrics-port N] [--state-dir DIR]',
     load: async () => (await import('./commands/worker.js')).workerCommand,
   },
   events: {
@@ -80,5 +81,9 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   server: {
     usage: 'dar server [stop] [--state-dir DIR]',
     load: async () => (await import('./commands/server.js')).serverCommand,
+  },
+  'codec-server': {
+    usage: 'dar codec-server [--port N] [--host ADDRESS] [--cors-origin URL]... [--token TOKEN]',
+    load: async () => (await import('./commands/codec-server.js')).codecServerCommand,
   },
 };

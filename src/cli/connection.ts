@@ -7,10 +7,12 @@ import {
   resolveConnectionSettings,
   type ConnectionSettings,
 } from '../server/index.js';
+import { tracingRequested } from '../tracing/tracing-environment.js';
 import { registerMissingSearchAttributes } from '../worker/search-attributes-check.js';
 import type { JobStore } from '../store/job-store.js';
 import { openCliJobStore } from './job-store-connection.js';
 import { UsageError } from './usage-error.js';
+import type { CliRuntimeOptions } from './worker-runtime.js';
 
 export interface CliConnection {
   client: Client;
@@ -18,8 +20,11 @@ export interface CliConnection {
   settings: ConnectionSettings;
   /** The job store: the jobs' events, status and transcripts. */
   store: JobStore;
-  /** A worker connection, made on first use. */
-  workerConnection(): Promise<NativeConnection>;
+  /**
+   * A worker connection, made on first use; `runtime` sets up the process's Temporal runtime
+   * (only the first call's counts).
+   */
+  workerConnection(runtime?: CliRuntimeOptions): Promise<NativeConnection>;
   close(): Promise<void>;
 }
 
@@ -47,10 +52,10 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
     namespace: opened.namespace,
     settings,
     store,
-    async workerConnection() {
+    async workerConnection(runtime?: CliRuntimeOptions) {
       if (native) return native;
       // Only here: an installed runtime with nothing to close would keep the process alive.
-      (await import('./worker-runtime.js')).installCliRuntime();
+      (await import('./worker-runtime.js')).installCliRuntime(process.env, runtime);
       native = (await connectNativeConnection(settings, { onProgress: progress })).connection;
       // The embedded server may have been started by an older `dar`, before the jobs' search
       // attributes existed; it is ours, so they are added here. A cluster's are checked by the
@@ -64,6 +69,10 @@ export async function openConnection(stateDir?: string): Promise<CliConnection> 
       await native?.close();
       await opened.connection.close();
       await store.close();
+      // Spans still buffered are sent before the command exits.
+      if (tracingRequested()) {
+        await (await import('../tracing/agent-tracing.js')).tracingFromEnvironment().shutdown();
+      }
     },
   };
 }

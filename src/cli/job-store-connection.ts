@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { EncryptionSettingsError } from '../encryption/encryption-keys.js';
 import { DEFAULT_STATE_DIR, type ConnectionSettings } from '../server/connection-settings.js';
 import type { JobStore } from '../store/job-store.js';
 import { jobStoreSettingsFromEnvironment, openJobStore } from '../store/open-job-store.js';
@@ -26,7 +27,8 @@ export async function openCliJobStore(
       jobStoreSettingsFromEnvironment(embeddedStoreFolder(settings, stateDir)),
     );
   } catch (error) {
-    if (error instanceof StoreSettingsError) throw new UsageError(error.message);
+    if (error instanceof StoreSettingsError || error instanceof EncryptionSettingsError)
+      throw new UsageError(error.message);
     throw error;
   }
 }

@@ -1,5 +1,13 @@
 import { DefaultLogger, IllegalStateError, Runtime, type LogLevel } from '@temporalio/worker';
 
+export interface CliRuntimeOptions {
+  /**
+   * `host:port` where the Temporal SDK serves its own Prometheus metrics (workers' task slots,
+   * polls, latencies); none when unset. Only the first install of a process counts.
+   */
+  prometheusBindAddress?: string;
+}
+
 const LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 
 /**
@@ -10,13 +18,21 @@ const LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
  * output: the level is WARN unless DAR_LOG_LEVEL says otherwise. The runtime remembers these
  * options when it is started again after its last connection closed.
  */
-export function installCliRuntime(environment: NodeJS.ProcessEnv = process.env): void {
+export function installCliRuntime(
+  environment: NodeJS.ProcessEnv = process.env,
+  options: CliRuntimeOptions = {},
+): void {
   const wanted = (environment.DAR_LOG_LEVEL ?? 'WARN').toUpperCase();
   const level = LEVELS.find((name) => name === wanted) ?? 'WARN';
   try {
     Runtime.install({
       logger: new DefaultLogger(level),
-      telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } },
+      telemetryOptions: {
+        logging: { filter: { core: level, other: level }, forward: {} },
+        ...(options.prometheusBindAddress
+          ? { metrics: { prometheus: { bindAddress: options.prometheusBindAddress } } }
+          : {}),
+      },
       // Signals are handled by each command (e.g. `dar run` detaches on Ctrl-C).
       shutdownSignals: [],
     });

@@ -1,12 +1,21 @@
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import { loadTlsConfig } from './cluster-tls.js';
 import type { ConnectionSettings } from './connection-settings.js';
 import { ensureDevServer } from './dev-server.js';
+import { dataConverterFromEnvironment } from '../encryption/data-converter.js';
+import { tracingClientInterceptors } from '../tracing/tracing-client.js';
 
 export interface ConnectOptions {
   /** Progress lines while the embedded server is started ("Starting Temporal dev server ..."). */
   onProgress?: (message: string) => void;
+  /**
+   * The client's data converter (payload codecs, failure converter); it must match the
+   * workers'. Default: the encrypting one when `DAR_ENCRYPTION_KEY` or
+   * `DAR_ENCRYPTION_KEY_FILE` is set (see `dataConverterFromEnvironment`), else Temporal's.
+   */
+  dataConverter?: DataConverter;
 }
 
 /** A client-side connection and the client bound to the settings' namespace. */
@@ -40,8 +49,15 @@ export async function connectClient(
   options: ConnectOptions = {},
 ): Promise<TemporalClientConnection> {
   const { address, namespace, tls, apiKey } = await endpointFor(settings, options);
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const connection = await Connection.connect({ address, tls, apiKey });
-  return { connection, client: new Client({ connection, namespace }), address, namespace };
+  const client = new Client({
+    connection,
+    namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+    interceptors: await tracingClientInterceptors(),
+  });
+  return { connection, client, address, namespace };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { EncryptingJobStore } from '../encryption/encrypting-job-store.js';
+import { keyringFromEnvironment, type EncryptionKeyring } from '../encryption/encryption-keys.js';
 import { FileJobStore } from './file/file-job-store.js';
 import type { FollowOptions } from './follow-events.js';
 import type { JobStore } from './job-store.js';
@@ -13,14 +15,27 @@ export interface JobStoreSettings {
   folder: string;
   /** How `followEvents` polls. */
   follow?: FollowOptions;
+  /**
+   * Encrypt everything stored (objects, events, records) with these keys (see
+   * `EncryptingJobStore`); undefined stores plain JSON.
+   */
+  encryption?: EncryptionKeyring | undefined;
 }
 
-/** The store settings from the environment: `DAR_STORE_URL`, and the embedded folder. */
+/**
+ * The store settings from the environment: `DAR_STORE_URL`, the embedded folder, and the
+ * encryption keys (`DAR_ENCRYPTION_KEY` / `DAR_ENCRYPTION_KEY_FILE`, as for Temporal payloads).
+ * Throws `EncryptionSettingsError` for a malformed key.
+ */
 export function jobStoreSettingsFromEnvironment(
   folder: string,
   environment: NodeJS.ProcessEnv = process.env,
 ): JobStoreSettings {
-  return { url: environment.DAR_STORE_URL, folder };
+  return {
+    url: environment.DAR_STORE_URL,
+    folder,
+    encryption: keyringFromEnvironment(environment),
+  };
 }
 
 /**
@@ -29,6 +44,11 @@ export function jobStoreSettingsFromEnvironment(
  * opening it does not fail when the database is down.
  */
 export async function openJobStore(settings: JobStoreSettings): Promise<JobStore> {
+  const store = await openPlainJobStore(settings);
+  return settings.encryption ? new EncryptingJobStore(store, settings.encryption) : store;
+}
+
+async function openPlainJobStore(settings: JobStoreSettings): Promise<JobStore> {
   const url = settings.url?.trim();
   const follow = settings.follow ?? {};
   if (!url) {

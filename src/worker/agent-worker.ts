@@ -1,4 +1,11 @@
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { dataConverterFromEnvironment } from '../encryption/data-converter.js';
+import type { AgentMetrics } from '../metrics/agent-metrics.js';
+import { metricsActivityInterceptor } from '../metrics/metrics-interceptor.js';
+import { StatusObservingStore } from '../metrics/status-observing-store.js';
+import { tracingFromEnvironment, type AgentTracing } from '../tracing/agent-tracing.js';
+import { tracingWorkerOptions } from '../tracing/tracing-worker-options.js';
 import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
@@ -14,6 +21,7 @@ import { HEARTBEAT_THROTTLE, closeUnstarted, createModelWorkers } from './model-
 import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
+import { workflowInterceptorModules } from './workflow-interceptor-modules.js';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -46,6 +54,22 @@ export interface AgentWorkerOptions {
    * that provider until it has passed (default true; false only to measure without pacing).
    */
   pauseOnRetryAfter?: boolean;
+  /**
+   * The data converter of every worker (payload codecs, failure converter); it must match the
+   * clients'. Default: the encrypting one when `DAR_ENCRYPTION_KEY` or `DAR_ENCRYPTION_KEY_FILE`
+   * is set (see `dataConverterFromEnvironment`), else Temporal's default.
+   */
+  dataConverter?: DataConverter;
+  /**
+   * Where this worker counts its jobs, turns, model calls and tool failures (served by
+   * `startMetricsServer`); none by default.
+   */
+  metrics?: AgentMetrics;
+  /**
+   * Where the jobs' spans go (see `createAgentTracing`). Default: `tracingFromEnvironment()`,
+   * exported over OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, dropped otherwise.
+   */
+  tracing?: AgentTracing;
 }
 
 /**
@@ -79,21 +103,41 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
   // Read before anything is created: a malformed DAR_MODEL_RATE fails here.
   const pacing = options.workflowsOnly ? {} : (options.modelPacing ?? modelPacingFrom(process.env));
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
+  const shared: Partial<WorkerOptions> = dataConverter ? { dataConverter } : {};
+  const store = options.metrics
+    ? new StatusObservingStore(options.store, options.metrics)
+    : options.store;
+  const traced = tracingWorkerOptions(options.tracing ?? tracingFromEnvironment());
+  // Tracing first: the metrics interceptor then runs inside the activity's span.
+  shared.interceptors = {
+    activity: [
+      ...traced.activityInterceptors,
+      ...(options.metrics ? [metricsActivityInterceptor(options.metrics)] : []),
+    ],
+  };
+  const code = workflowCode(options.workflowsPath);
+  if (code.workflowsPath) {
+    // A prebuilt bundle has them already (`scripts/bundle-workflows.mjs`).
+    code.interceptors = { workflowModules: workflowInterceptorModules() };
+  }
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
   // progress recorder. Model calls and tool bodies are left to the other workers.
   const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
-    ? { recordProgress: makeRecordProgress(options.store) }
-    : createActivities(tools, options.store, await fileJournalIfAsked(), pauses);
+    ? { recordProgress: makeRecordProgress(store) }
+    : createActivities(tools, store, await fileJournalIfAsked(), pauses);
   const main = await Worker.create({
     connection: options.connection,
     namespace,
     taskQueue,
-    ...workflowCode(options.workflowsPath),
     activities,
-    sinks: progressSinks(options.store),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+    ...shared,
+    ...code,
+    interceptors: { ...shared.interceptors, ...code.interceptors },
+    sinks: { ...traced.sinks, ...progressSinks(store) },
     ...options.workerOptions,
   });
   if (options.workflowsOnly) return new AgentWorker(main);
@@ -106,6 +150,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       activities: options.workerOptions?.activities ?? activities,
       pacing,
       defaultConcurrency: options.workerOptions?.maxConcurrentActivityTaskExecutions,
+      shared,
     });
   } catch (error) {
     await closeUnstarted([main]);

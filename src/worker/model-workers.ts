@@ -16,6 +16,8 @@ export interface ModelWorkersOptions {
   pacing: ModelPacing;
   /** Model calls run at once per provider when its pacing sets no concurrency (SDK default). */
   defaultConcurrency?: number | undefined;
+  /** Settings every worker of the agent worker shares (data converter, interceptors). */
+  shared?: Partial<WorkerOptions>;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function createModelWorkers(options: ModelWorkersOptions): Promise<
           namespace: options.namespace,
           taskQueue: providerTaskQueue(options.taskQueue, provider),
           activities: options.activities,
+          ...options.shared,
           maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
           ...(ratePerSecond === undefined
             ? {}

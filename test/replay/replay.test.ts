@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentWorkflowsPath } from '../../src/worker/workflow-bundle-path.js';
+import { workflowInterceptorModules } from '../../src/worker/workflow-interceptor-modules.js';
 import { COMPACTION_PATCH } from '../../src/workflows/compaction-patch.js';
 import { QUEUE_MODE_PATCH } from '../../src/workflows/job-queue-modes.js';
 import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
@@ -35,11 +36,17 @@ interface RecordedHistory {
   }[];
 }
 
-/** Replays every committed history with `workflowsPath`, in a plain Node process. */
+/**
+ * Replays every committed history with `workflowsPath`, in a plain Node process, with the
+ * workflow interceptors a worker bundles (tracing spans: they must change no command).
+ */
 function replayAll(workflowsPath: string): ReplayOutcome[] {
-  const output = execFileSync(process.execPath, [replayScript, historiesFolder, workflowsPath], {
-    encoding: 'utf8',
-  });
+  const modules = workflowInterceptorModules().join(',');
+  const output = execFileSync(
+    process.execPath,
+    [replayScript, historiesFolder, workflowsPath, modules],
+    { encoding: 'utf8' },
+  );
   return output
     .split('\n')
     .filter((line) => line.startsWith('{'))

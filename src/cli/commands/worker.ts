@@ -1,28 +1,60 @@
+import { AgentMetrics } from '../../metrics/agent-metrics.js';
+import { startMetricsServer, type RunningMetricsServer } from '../../metrics/metrics-server.js';
+import { findFreePort } from '../../server/ports.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
 import { describeModelPacing } from '../../worker/model-pacing.js';
 import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
-import { EXIT_OK } from '../usage-error.js';
+import { EXIT_OK, UsageError } from '../usage-error.js';
+
+/** `--metrics-port`, else `DAR_METRICS_PORT`; undefined when neither is set (no metrics). */
+function metricsPort(flag: string | undefined): number | undefined {
+  const raw = flag ?? (process.env.DAR_METRICS_PORT?.trim() || undefined);
+  if (raw === undefined) return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`dar worker: the metrics port must be 0 to 65535, not "${raw}"`);
+  }
+  return port;
+}
 
 /** Runs jobs until SIGINT or SIGTERM, then shuts down gracefully (running activities finish). */
 export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'worker',
     argv,
-    { 'state-dir': { type: 'string' }, ...modelRateOption },
+    { 'state-dir': { type: 'string' }, 'metrics-port': { type: 'string' }, ...modelRateOption },
     { min: 0, max: 0, names: 'no argument' },
   );
   const modelPacing = modelPacingOfFlags(values['model-rate']);
+  const port = metricsPort(values['metrics-port']);
   const connection = await openConnection(values['state-dir']);
+  let metricsServer: RunningMetricsServer | undefined;
   try {
+    const metrics = port === undefined ? undefined : new AgentMetrics();
+    // The SDK serves its metrics on a private port; ours are served with them on one port.
+    const sdkMetricsAddress =
+      port === undefined ? undefined : `127.0.0.1:${await findFreePort('127.0.0.1')}`;
     const worker = await createAgentWorker({
-      connection: await connection.workerConnection(),
+      connection: await connection.workerConnection(
+        sdkMetricsAddress ? { prometheusBindAddress: sdkMetricsAddress } : {},
+      ),
       namespace: connection.namespace,
       store: connection.store,
       modelPacing,
+      ...(metrics ? { metrics } : {}),
     });
+    if (metrics && port !== undefined) {
+      metricsServer = await startMetricsServer({
+        metrics,
+        port,
+        ...(process.env.DAR_METRICS_HOST ? { host: process.env.DAR_METRICS_HOST } : {}),
+        ...(sdkMetricsAddress ? { sdkMetricsAddress } : {}),
+      });
+      process.stderr.write(`Prometheus metrics at ${metricsServer.url}\n`);
+    }
     const stop = () => {
       process.stderr.write('Shutting down: waiting for running tool and model calls...\n');
       worker.shutdown();
@@ -38,6 +70,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     process.stderr.write('Worker stopped.\n');
     return EXIT_OK;
   } finally {
+    await metricsServer?.close();
     await connection.close();
   }
 }

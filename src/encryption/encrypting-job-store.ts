@@ -1,0 +1,98 @@
+import type { JobStore } from '../store/job-store.js';
+import type {
+  AppendEventsOptions,
+  EventToAppend,
+  JsonValue,
+  ObjectRef,
+  ReadEventsOptions,
+  StoredEvent,
+} from '../store/references.js';
+import type { EncryptionKeyring } from './encryption-keys.js';
+import { openJson, sealJson } from './sealed-json.js';
+
+/**
+ * A job store that encrypts what it keeps: every object (messages, tool results), event and
+ * record goes to the inner store sealed with the keyring's current key (see `sealJson`), and
+ * comes back decrypted with the key it names. What stays in clear: job ids, event seqs, record
+ * namespaces and keys, and object references, which are hashes of the sealed records (not of
+ * the plaintext). Values written before encryption was turned on read as they are.
+ *
+ * A reference depends on the key: after a rotation the same value is stored again under a new
+ * reference (the old one keeps reading). Every process reading or writing the store must have
+ * the same keys.
+ */
+export class EncryptingJobStore implements JobStore {
+  // Every method is async: a value that cannot be stored rejects, as the contract says.
+  constructor(
+    private readonly inner: JobStore,
+    private readonly keyring: EncryptionKeyring,
+  ) {}
+
+  async putObject(value: unknown): Promise<ObjectRef> {
+    return this.inner.putObject(this.seal(value));
+  }
+
+  async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
+    return this.inner.putObjects(values.map((value) => this.seal(value)));
+  }
+
+  async getObject(ref: ObjectRef): Promise<JsonValue> {
+    return this.open(await this.inner.getObject(ref));
+  }
+
+  async getObjects(refs: readonly ObjectRef[]): Promise<JsonValue[]> {
+    return (await this.inner.getObjects(refs)).map((value) => this.open(value));
+  }
+
+  async appendEvents(
+    jobId: string,
+    events: readonly EventToAppend[],
+    options?: AppendEventsOptions,
+  ): Promise<void> {
+    const sealed = events.map(({ seq, event }) => ({ seq, event: this.seal(event) }));
+    return this.inner.appendEvents(jobId, sealed, options);
+  }
+
+  async readEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    return (await this.inner.readEvents(jobId, options)).map((stored) => this.openEvent(stored));
+  }
+
+  async lastSeq(jobId: string): Promise<number> {
+    return this.inner.lastSeq(jobId);
+  }
+
+  async *followEvents(
+    jobId: string,
+    afterSeq: number,
+    signal: AbortSignal,
+  ): AsyncIterable<StoredEvent> {
+    for await (const stored of this.inner.followEvents(jobId, afterSeq, signal)) {
+      yield this.openEvent(stored);
+    }
+  }
+
+  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
+    return this.inner.putRecord(namespace, key, this.seal(value));
+  }
+
+  async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
+    const stored = await this.inner.getRecord(namespace, key);
+    return stored === undefined ? undefined : this.open(stored);
+  }
+
+  async close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private seal(value: unknown) {
+    return sealJson(this.keyring, value);
+  }
+
+  private open(value: JsonValue): JsonValue {
+    return openJson(this.keyring, value);
+  }
+
+  private openEvent(stored: StoredEvent): StoredEvent {
+    return { seq: stored.seq, event: this.open(stored.event) };
+  }
+}

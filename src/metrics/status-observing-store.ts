@@ -1,0 +1,67 @@
+import { JOB_STATUS_RECORD } from '../activities/job-status-record.js';
+import type { JobStore } from '../store/job-store.js';
+import type {
+  AppendEventsOptions,
+  EventToAppend,
+  JsonValue,
+  ObjectRef,
+  ReadEventsOptions,
+  StoredEvent,
+} from '../store/references.js';
+import type { AgentMetrics } from './agent-metrics.js';
+
+/**
+ * The worker's job store, passing each job status it writes (every progress flush writes one)
+ * to {@link AgentMetrics}: that is where jobs' phases and turns are seen. Stores as the inner
+ * store does; a status is counted once its write succeeded.
+ */
+export class StatusObservingStore implements JobStore {
+  constructor(
+    private readonly inner: JobStore,
+    private readonly metrics: AgentMetrics,
+  ) {}
+
+  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
+    await this.inner.putRecord(namespace, key, value);
+    if (namespace !== JOB_STATUS_RECORD || typeof value !== 'object' || value === null) return;
+    const { phase, turns } = value as { phase?: unknown; turns?: unknown };
+    if (typeof phase === 'string' && typeof turns === 'number') {
+      this.metrics.observeJobStatus(key, phase, turns);
+    }
+  }
+
+  putObject(value: unknown): Promise<ObjectRef> {
+    return this.inner.putObject(value);
+  }
+  putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
+    return this.inner.putObjects(values);
+  }
+  getObject(ref: ObjectRef): Promise<JsonValue> {
+    return this.inner.getObject(ref);
+  }
+  getObjects(refs: readonly ObjectRef[]): Promise<JsonValue[]> {
+    return this.inner.getObjects(refs);
+  }
+  appendEvents(
+    jobId: string,
+    events: readonly EventToAppend[],
+    options?: AppendEventsOptions,
+  ): Promise<void> {
+    return this.inner.appendEvents(jobId, events, options);
+  }
+  readEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    return this.inner.readEvents(jobId, options);
+  }
+  lastSeq(jobId: string): Promise<number> {
+    return this.inner.lastSeq(jobId);
+  }
+  followEvents(jobId: string, afterSeq: number, signal: AbortSignal): AsyncIterable<StoredEvent> {
+    return this.inner.followEvents(jobId, afterSeq, signal);
+  }
+  getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
+    return this.inner.getRecord(namespace, key);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

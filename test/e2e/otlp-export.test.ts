@@ -1,0 +1,98 @@
+/**
+ * Tracing switched on by the standard variable: `dar run` with `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * sends the job's spans over OTLP/HTTP to a receiver in this test, and exits with them sent.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { dar, describeResult, killLeftoverDars } from './support/dar.js';
+import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
+import { readServerJson, stopServer } from './support/temporal.js';
+
+const root = makeTempDir('otlp-export');
+const stateDir = join(root, 'state');
+let receiver: Server;
+const bodies: unknown[] = [];
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces') bodies.push(JSON.parse(body));
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  await killLeftoverDars();
+  await stopServer(stateDir);
+  expect(readServerJson(stateDir)).toBeUndefined();
+  await new Promise((resolve) => receiver.close(resolve));
+  removeDir(root);
+});
+
+interface OtlpBody {
+  resourceSpans?: {
+    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans?: { spans?: { name: string; traceId: string }[] }[];
+  }[];
+}
+
+test('dar run with OTEL_EXPORTER_OTLP_ENDPOINT exports the job trace over OTLP/HTTP', async () => {
+  const script = writeScript(root, 'script.json', [
+    {
+      content: [{ type: 'toolCall', id: 'l1', name: 'ls', arguments: {} }],
+      stopReason: 'toolUse',
+    },
+    finalTurn('Listed.'),
+  ]);
+  const { port } = receiver.address() as AddressInfo;
+  const run = await dar(
+    [
+      'run',
+      'list the folder',
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      root,
+      '--state-dir',
+      stateDir,
+    ],
+    {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_SERVICE_NAME: 'dar-test',
+      },
+      timeoutMs: 120_000,
+    },
+  );
+  expect({ code: run.code, context: describeResult(run) }).toMatchObject({ code: 0 });
+  const spans = (bodies as OtlpBody[]).flatMap((body) =>
+    (body.resourceSpans ?? []).flatMap((resource) =>
+      (resource.scopeSpans ?? []).flatMap((scope) =>
+        (scope.spans ?? []).map((span) => ({
+          ...span,
+          service: resource.resource?.attributes?.find((entry) => entry.key === 'service.name')
+            ?.value.stringValue,
+        })),
+      ),
+    ),
+  );
+  const names = spans.map((span) => span.name);
+  for (const expected of [
+    'StartWorkflow:agentJob',
+    'RunWorkflow:agentJob',
+    'turn 1',
+    'turn 2',
+    'model call',
+    'tool call ls',
+  ]) {
+    expect(names).toContain(expected);
+  }
+  expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+  expect(spans.find((span) => span.name === 'model call')?.service).toBe('dar-test');
+});
