@@ -34,7 +34,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/worker.js')).workerCommand,
   },
   events: {
-    usage: 'dar events ID [--follow] [--json] [--after SEQ] [--state-dir DIR]',
+    usage: 'dar events ID [--follow] [--json] [--after SEQ[:LIVESEQ]] [--state-dir DIR]',
     load: async () => (await import('./commands/events.js')).eventsCommand,
   },
   status: {

@@ -7,6 +7,7 @@ import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-jour
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { progressSinks } from './progress-sink.js';
 import { AgentWorker } from './agent-worker-group.js';
 import { modelPacingFrom, type ModelPacing } from './model-pacing.js';
@@ -79,6 +80,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
   // Read before anything is created: a malformed DAR_MODEL_RATE fails here.
   const pacing = options.workflowsOnly ? {} : (options.modelPacing ?? modelPacingFrom(process.env));
+  // ... and a malformed DAR_STREAMING or DAR_STREAM_RETENTION.
+  streamSettingsFromEnvironment();
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
   // progress recorder. Model calls and tool bodies are left to the other workers.

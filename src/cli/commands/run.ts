@@ -6,7 +6,7 @@ import { createAgentWorker } from '../../worker/agent-worker.js';
 import type { JobOutcome } from '../../workflows/job-outcome.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
-import { createEventPrinter } from '../event-format.js';
+import { createFollowPrinter } from '../follow-printer.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
@@ -135,9 +135,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     try {
       // A kept-open job goes on after agent_end (a follow-up starts another run): it is watched
       // until it closes.
-      await job.follow(createEventPrinter(values.json ?? false), {
+      // Tokens and bash output are printed as they arrive (the live stream), between the events.
+      const printer = createFollowPrinter({ json: values.json ?? false, out: process.stdout });
+      await job.follow((event) => printer.event(event), {
         signal: interrupted.signal,
         untilClosed: input.keepOpenMs !== undefined,
+        live: { onLive: printer.live },
       });
       return await exitCodeOf(job);
     } catch (error) {
