@@ -2,7 +2,7 @@ import { JOB_STATUS_RECORD, type StoredJobStatus } from '../activities/job-statu
 import type { JobStore } from '../store/job-store.js';
 import { liveAssistantEvent } from './assistant-stream.js';
 import type { LiveCallTag } from './live-events.js';
-import { LivePublisher } from './live-publisher.js';
+import { LivePublisher, withoutKeys } from './live-publisher.js';
 
 export interface LiveModelCall {
   /** Hands a provider's streamed event on (Pi's `AssistantMessageEvent`). Never throws. */
@@ -17,7 +17,7 @@ export interface LiveModelCall {
 
 /**
  * The live side of one model call attempt: a retry first says the earlier attempts' partial
- * message is void, then the provider's events follow, batched (see `LivePublisher`).
+ * message is void, then `start`, then the provider's events, batched (see `LivePublisher`).
  */
 export function openLiveModelCall(
   store: JobStore,
@@ -25,14 +25,17 @@ export function openLiveModelCall(
   tag: LiveCallTag,
   onFailure: (error: unknown) => void,
 ): LiveModelCall {
-  const publisher = new LivePublisher({ store, jobId, onFailure });
+  const publisher = new LivePublisher({ store, jobId, onFailure, scrub: withoutKeys });
   if (tag.attempt > 1) {
     publisher.publish({ type: 'message_void', ...tag, attempt: tag.attempt - 1 });
   }
+  // Always written, also for a provider that does not stream: it marks where this attempt's
+  // events begin, which compaction needs.
+  publisher.publish({ type: 'message_update', ...tag, assistantMessageEvent: { type: 'start' } });
   return {
     onStreamEvent: (event) => {
       const assistantMessageEvent = liveAssistantEvent(event);
-      if (assistantMessageEvent) {
+      if (assistantMessageEvent && assistantMessageEvent.type !== 'start') {
         publisher.publish({ type: 'message_update', ...tag, assistantMessageEvent });
       }
     },

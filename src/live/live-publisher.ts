@@ -1,3 +1,5 @@
+import { configuredApiKeys } from '../providers/api-keys.js';
+import { scrubJson } from '../providers/secret-scrub.js';
 import type { LiveEventStore } from '../store/live-events.js';
 import type { LiveEvent } from './live-events.js';
 
@@ -15,6 +17,11 @@ export interface LivePublisherOptions {
   flushCharacters?: number;
   /** Hears of the first failed write (later ones are counted only). Must not throw. */
   onFailure?: (error: unknown) => void;
+  /**
+   * Rewrites a batch just before it is written (the model call removes configured keys, R25).
+   * Must not throw.
+   */
+  scrub?: (events: LiveEvent[]) => LiveEvent[];
 }
 
 /**
@@ -90,7 +97,7 @@ export class LivePublisher {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.writing || this.queue.length === 0) return;
-    const events = this.queue;
+    const events = this.options.scrub ? this.options.scrub(this.queue) : this.queue;
     this.queue = [];
     this.queuedCharacters = 0;
     this.lastWriteAt = Date.now();
@@ -149,6 +156,14 @@ export class LivePublisher {
     }
     return false;
   }
+}
+
+/**
+ * A batch without any configured API key (R25), as the final message is stored. A key cut in
+ * two by a batch boundary is not caught: the provider's events come as the provider sends them.
+ */
+export function withoutKeys(events: LiveEvent[]): LiveEvent[] {
+  return scrubJson(events, configuredApiKeys());
 }
 
 /** The end of `text`, at most `TOOL_UPDATE_CHARACTERS`, saying how much was skipped. */

@@ -1,6 +1,6 @@
 import type { JobStore } from '../store/job-store.js';
 import type { ToolExecutionContext } from '../tools/tool-implementation.js';
-import { LivePublisher, boundedTail } from './live-publisher.js';
+import { LivePublisher, boundedTail, withoutKeys } from './live-publisher.js';
 
 export interface LiveToolCall {
   /** The body's `onUpdate`: its new output goes to the live stream, batched and bounded. */
@@ -16,7 +16,12 @@ export function openLiveToolCall(
   attempt: number,
   onFailure: (error: unknown) => void,
 ): LiveToolCall {
-  const publisher = new LivePublisher({ store, jobId: call.jobId, onFailure });
+  const publisher = new LivePublisher({
+    store,
+    jobId: call.jobId,
+    onFailure,
+    scrub: withoutKeys,
+  });
   return {
     onUpdate(partialResult) {
       const text = partialResult.content.map((block) => block.text).join('');
