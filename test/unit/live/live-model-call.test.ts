@@ -69,3 +69,16 @@ test('a retried attempt first says the earlier attempt is void', async () => {
   expect(events.slice(0, voidAt).every((event) => event.attempt === 1)).toBe(true);
   expect(events.slice(voidAt + 1).every((event) => event.attempt === 2)).toBe(true);
 });
+
+test('a store that fails while streaming never fails the call: finish resolves, the failure is reported', async () => {
+  const failing = Object.create(store) as FileJobStore;
+  failing.appendLiveEvents = () => Promise.reject(new Error('disk full'));
+  const failures: unknown[] = [];
+  const call = openLiveModelCall(failing, 'job', { turn: 1, callIndex: 0, attempt: 1 }, (error) =>
+    failures.push(error),
+  );
+  expect(() => call.onStreamEvent(textDelta('x'))).not.toThrow();
+  await expect(call.finish()).resolves.toBeUndefined();
+  expect(failures).toEqual([expect.objectContaining({ message: 'disk full' })]);
+  expect(await store.readLiveEvents('job')).toEqual([]);
+});
