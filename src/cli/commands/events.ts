@@ -40,6 +40,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     {
       follow: { type: 'boolean' },
       json: { type: 'boolean' },
+      live: { type: 'boolean' },
       after: { type: 'string' },
       'state-dir': { type: 'string' },
     },
@@ -70,9 +71,11 @@ export async function eventsCommand(argv: string[]): Promise<number> {
   try {
     const job = await existingJob(connection, jobId);
     if (values.follow) {
-      // The live stream too: tokens and tool output as they come, between the job's events.
+      // The live stream too (tokens and tool output as they come, between the job's events);
+      // JSON lines hold the job's events alone unless --live asks for live lines as well.
+      const live = values.json && !values.live ? undefined : { afterLiveSeq, onLive: printer.live };
       await readJob(connection, job, (reader) =>
-        reader.follow(print, { afterSeq, live: { afterLiveSeq, onLive: printer.live } }),
+        reader.follow(print, { afterSeq, ...(live ? { live } : {}) }),
       );
       return EXIT_OK;
     }

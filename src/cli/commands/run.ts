@@ -65,6 +65,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'system-prompt': { type: 'string' },
       id: { type: 'string' },
       json: { type: 'boolean' },
+      live: { type: 'boolean' },
       detach: { type: 'boolean' },
       'state-dir': { type: 'string' },
       'max-turns': { type: 'string' },
@@ -137,10 +138,12 @@ export async function runCommand(argv: string[]): Promise<number> {
       // until it closes.
       // Tokens and bash output are printed as they arrive (the live stream), between the events.
       const printer = createFollowPrinter({ json: values.json ?? false, out: process.stdout });
+      // JSON lines hold the job's events alone unless --live asks for live lines as well.
+      const live = values.json && !values.live ? undefined : { onLive: printer.live };
       await job.follow((event) => printer.event(event), {
         signal: interrupted.signal,
         untilClosed: input.keepOpenMs !== undefined,
-        live: { onLive: printer.live },
+        ...(live ? { live } : {}),
       });
       return await exitCodeOf(job);
     } catch (error) {
