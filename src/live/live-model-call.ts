@@ -42,7 +42,8 @@ export function openLiveModelCall(
     async finish() {
       await publisher.close();
       const first = publisher.firstSeq;
-      if (first === undefined || first <= 1) return;
+      // After a failed write the store is likely down: no more waiting on it in this call.
+      if (first === undefined || first <= 1 || publisher.lost > 0) return;
       try {
         const status = (await store.getRecord(JOB_STATUS_RECORD, jobId)) as unknown as
           StoredJobStatus | undefined;
