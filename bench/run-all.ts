@@ -9,6 +9,7 @@ import { benchCliStartup } from './cli-startup.js';
 import { benchHistoryGrowth } from './history-growth.js';
 import { benchLongJob } from './long-job.js';
 import { benchRatePacing } from './rate-pacing.js';
+import { benchStreaming } from './streaming.js';
 import { devServerSinglePartitionArgs } from '../src/server/dev-server-command.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { benchTurnOverhead } from './turn-overhead.js';
@@ -23,6 +24,7 @@ const BENCHMARKS = [
   'worker-memory',
   'rate-pacing',
   'cli-startup',
+  'streaming',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -154,6 +156,16 @@ if (runs('rate-pacing')) {
   section(
     `Rate pacing: ${pacingCase.jobs} jobs against a provider limited to ${pacingCase.providerRate} requests/s`,
     results.ratePacing,
+  );
+}
+if (runs('streaming')) {
+  const streamingCase = quick
+    ? { tokens: 60, tokenIntervalMs: 20, toolTurns: 1 }
+    : { tokens: 300, tokenIntervalMs: 20, toolTurns: 2 };
+  results.streaming = await benchStreaming(environment, store, streamingCase);
+  section(
+    `Live streaming: ${streamingCase.tokens} tokens ${streamingCase.tokenIntervalMs} ms apart to a follower; history per turn on vs off`,
+    results.streaming,
   );
 }
 await environment.teardown();

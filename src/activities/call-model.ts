@@ -79,6 +79,7 @@ function requestedWait(error: unknown): number | undefined {
 export async function callModel(
   input: CallModelInput,
   pauses: ProviderPauses = sharedProviderPauses,
+  onStreamEvent?: (event: unknown) => void,
 ): Promise<AssistantMessage> {
   let provider;
   let providerName;
@@ -105,6 +106,7 @@ export async function callModel(
         signal: context.cancellationSignal,
         heartbeat: (details) => context.heartbeat(details),
         ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
+        ...(onStreamEvent ? { onStreamEvent } : {}),
       });
     });
   } catch (error) {

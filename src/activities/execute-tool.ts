@@ -7,7 +7,7 @@ import {
   type ToolExecutionResult,
 } from '../core/index.js';
 import { isRetryableToolError } from '../tools/retryable-tool-error.js';
-import type { ToolImplementation } from '../tools/tool-implementation.js';
+import type { ToolExecutionContext, ToolImplementation } from '../tools/tool-implementation.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { boundToolResult } from './bound-tool-result.js';
 import { heartbeatWhile } from './heartbeat-while.js';
@@ -35,7 +35,10 @@ export function makeExecuteTool(
   tools: ReadonlyMap<string, ToolImplementation>,
   journal: ToolJournal,
 ) {
-  return async function executeTool(input: ExecuteToolInput): Promise<ToolExecutionResult> {
+  return async function executeTool(
+    input: ExecuteToolInput,
+    onUpdate?: ToolExecutionContext['onUpdate'],
+  ): Promise<ToolExecutionResult> {
     const tool = tools.get(input.toolName);
     if (!tool) {
       throw ApplicationFailure.nonRetryable(
@@ -53,6 +56,7 @@ export function makeExecuteTool(
           idempotencyKey: input.idempotencyKey,
           journal,
           heartbeat: (details) => context.heartbeat(details),
+          ...(onUpdate ? { onUpdate } : {}),
         }),
       );
       return boundToolResult(result);

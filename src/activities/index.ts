@@ -4,7 +4,7 @@ import type { ToolImplementation } from '../tools/tool-implementation.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { callModel, type CallModelInput } from './call-model.js';
 import { sharedProviderPauses, type ProviderPauses } from './provider-pauses.js';
-import { makeExecuteTool } from './execute-tool.js';
+import { makeExecuteTool, type ExecuteToolInput } from './execute-tool.js';
 import { createStoreActivities } from './store-activities.js';
 
 export type { CallModelInput } from './call-model.js';
@@ -34,7 +34,7 @@ export function createActivities(
   const executeTool = makeExecuteTool(byName, journal);
   return {
     callModel: (input: CallModelInput) => callModel(input, pauses),
-    executeTool,
+    executeTool: (input: ExecuteToolInput) => executeTool(input),
     ...createStoreActivities(store, executeTool, pauses),
   };
 }

@@ -1,4 +1,5 @@
 import type { JobStore } from '../store/job-store.js';
+import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { appendToTranscript } from '../transcript/transcript-nodes.js';
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
 import { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
@@ -48,6 +49,19 @@ export interface ProgressWriter {
   writeSoon(progress: ProgressWrite, onError: (error: unknown) => void): void;
 }
 
+/**
+ * Once a job has ended (every event stored), its live stream goes, unless the worker keeps it
+ * (`DAR_STREAM_RETENTION=keep`). Best effort: a failure leaves it for a later drop.
+ */
+async function dropLiveStream(store: JobStore, jobId: string): Promise<void> {
+  try {
+    if (streamSettingsFromEnvironment().retention !== 'drop') return;
+    await store.dropLiveEvents(jobId, Number.MAX_SAFE_INTEGER);
+  } catch {
+    // The stream stays; its deltas are of ended messages, which followers skip.
+  }
+}
+
 const writers = new WeakMap<JobStore, ProgressWriter>();
 
 /**
@@ -89,6 +103,7 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     if (progress.status) {
       const status: StoredJobStatus = { ...progress.status, transcript };
       await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
+      if (status.phase === 'done') await dropLiveStream(store, progress.jobId);
     }
     return transcript;
   }

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AssistantMessage, ToolDescriptor, ToolExecutionResult } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
@@ -13,6 +14,10 @@ import { makeCompactContext } from './compact-context.js';
 import { progressWriterFor, type ProgressWrite } from './progress-writer.js';
 import type { ProviderPauses } from './provider-pauses.js';
 import type { ExecuteToolInput } from './execute-tool.js';
+import { openLiveModelCall } from '../live/live-model-call.js';
+import { openLiveToolCall } from '../live/live-tool-call.js';
+import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
+import type { ToolExecutionContext } from '../tools/tool-implementation.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 
 export type { TranscriptInput } from '../transcript/model-context.js';
@@ -28,6 +33,8 @@ export interface CallModelWithStoreInput {
   transcript: TranscriptInput;
   /** Set once the job compacted: the model gets the summary and the kept messages. */
   context?: CompactedContext;
+  /** The job's turn (model turns so far), for the live stream's deltas. */
+  turn?: number;
 }
 
 export interface CallModelWithStoreResult {
@@ -43,6 +50,8 @@ export interface CallModelWithStoreResult {
 
 export interface ExecuteToolWithStoreInput extends ExecuteToolInput {
   jobId: string;
+  /** The job's turn, for the live stream's output updates. */
+  turn?: number;
 }
 
 export interface ExecuteToolWithStoreResult extends ToolExecutionResult {
@@ -59,13 +68,32 @@ export interface RecordProgressResult {
 
 export { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
 
+/** Whether this worker streams (read per call, so that a test or bench can switch it). */
+function streamingEnabled(): boolean {
+  try {
+    return streamSettingsFromEnvironment().enabled;
+  } catch {
+    return true; // the worker checked the setting at start; a later change must not fail calls
+  }
+}
+
+/** A live write failed: said once per call, the call goes on (live events are best effort). */
+function warnLiveFailure(error: unknown): void {
+  Context.current().log.warn('Live stream not written (best effort; the final message is)', {
+    error: error instanceof Error ? error.message : String(error),
+  });
+}
+
 /**
  * The activities that move a job's data through the job store. The workflow sends and receives
  * references and small facts; whole messages, tool output and events stay out of history.
  */
 export function createStoreActivities(
   store: JobStore,
-  executeTool: (input: ExecuteToolInput) => Promise<ToolExecutionResult>,
+  executeTool: (
+    input: ExecuteToolInput,
+    onUpdate?: ToolExecutionContext['onUpdate'],
+  ) => Promise<ToolExecutionResult>,
   pauses?: ProviderPauses,
 ) {
   const read = cachedReader(store);
@@ -77,14 +105,32 @@ export function createStoreActivities(
     const messages = await withStoreRetry(() =>
       loadModelContext(read, input.transcript, input.context),
     );
-    const answer = await callModel(
-      {
-        model: input.model,
-        callIndex: input.callIndex,
-        request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
-      },
-      pauses,
-    );
+    const live = streamingEnabled()
+      ? openLiveModelCall(
+          store,
+          input.jobId,
+          {
+            ...(input.turn === undefined ? {} : { turn: input.turn }),
+            callIndex: input.callIndex,
+            attempt: Context.current().info.attempt,
+          },
+          warnLiveFailure,
+        )
+      : undefined;
+    let answer;
+    try {
+      answer = await callModel(
+        {
+          model: input.model,
+          callIndex: input.callIndex,
+          request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
+        },
+        pauses,
+        live?.onStreamEvent,
+      );
+    } finally {
+      await live?.finish();
+    }
     const contextWindow = await modelContextWindow(input.model);
     const estimatedContextTokens = [...messages, answer].reduce(
       (sum, message) => sum + estimateMessageTokens(message),
@@ -110,7 +156,15 @@ export function createStoreActivities(
   async function executeToolWithStore(
     input: ExecuteToolWithStoreInput,
   ): Promise<ExecuteToolWithStoreResult> {
-    const result = await executeTool(input);
+    const live = streamingEnabled()
+      ? openLiveToolCall(store, input, Context.current().info.attempt, warnLiveFailure)
+      : undefined;
+    let result;
+    try {
+      result = await executeTool(input, live?.onUpdate);
+    } finally {
+      await live?.finish();
+    }
     // The body has run (and may not be safe to run again): wait out a store outage.
     const contentRef = await withStoreRetry(() =>
       store.putObject({ content: result.content, details: result.details ?? null }),

@@ -16,7 +16,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   run: {
     usage:
       'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
-      '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json] [--detach] ' +
+      '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json [--live]] [--detach] ' +
       '[--keep-open DURATION] [--system-prompt TEXT] [--max-turns N] [--max-tokens N] ' +
       '[--max-cost USD] [--max-time DURATION] [--context-window N] [--no-compaction] ' +
       '[--state-dir DIR]',
@@ -35,7 +35,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/worker.js')).workerCommand,
   },
   events: {
-    usage: 'dar events ID [--follow] [--json] [--after SEQ] [--state-dir DIR]',
+    usage: 'dar events ID [--follow] [--json [--live]] [--after SEQ[:LIVESEQ]] [--state-dir DIR]',
     load: async () => (await import('./commands/events.js')).eventsCommand,
   },
   status: {

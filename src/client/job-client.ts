@@ -3,6 +3,8 @@ import type { StoredJobStatus } from '../activities/job-status-record.js';
 import type { Message } from '../core/index.js';
 import { emptyUsage } from '../core/messages.js';
 import type { JobStore } from '../store/job-store.js';
+import { isLiveEvent, type SequencedLiveEvent } from '../live/live-events.js';
+import { LiveFilter } from './live-filter.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
@@ -55,6 +57,20 @@ export interface FollowOptions {
    * follow-ups start further runs. Default false: stop at the first `agent_end`.
    */
   untilClosed?: boolean;
+  /**
+   * Also follow the job's live stream (token deltas, tool output; see `LiveEventStore`):
+   * `onLive` hears each live event of a message or tool call still under way, between the
+   * job's events, as it is stored. Live events of messages that ended are skipped.
+   */
+  live?: LiveFollowOptions;
+}
+
+export interface LiveFollowOptions {
+  /** Start after this live seq (default 0: the live stream's start). */
+  afterLiveSeq?: number;
+  /** How often the store is read (default 50 ms). */
+  pollMs?: number;
+  onLive: (event: SequencedLiveEvent) => void | Promise<void>;
 }
 
 export interface StartJobOptions {
@@ -186,6 +202,26 @@ export class AgentJob {
     return this.handle.cancel().then(() => undefined);
   }
 
+  /** Passes on the live events after `afterLiveSeq` still current; returns the new cursor. */
+  private async passLiveEvents(
+    afterLiveSeq: number,
+    filter: LiveFilter,
+    live: LiveFollowOptions,
+  ): Promise<number> {
+    const store = this.store as JobStore;
+    const page = await store.readLiveEvents(this.workflowId, { afterSeq: afterLiveSeq });
+    if (page.length === 0) return afterLiveSeq;
+    const status = await this.storedStatus();
+    let cursor = afterLiveSeq;
+    for (const stored of page) {
+      cursor = stored.seq;
+      if (!isLiveEvent(stored.event)) continue;
+      const event = { ...stored.event, liveSeq: stored.seq } as SequencedLiveEvent;
+      if (filter.isCurrent(event, status)) await live.onLive(event);
+    }
+    return cursor;
+  }
+
   /**
    * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or the signal
    * aborts); with `untilClosed`, past each `agent_end` until the job has ended (a kept-open job
@@ -197,7 +233,10 @@ export class AgentJob {
     options: FollowOptions = {},
   ): Promise<SequencedEvent | undefined> {
     let afterSeq = options.afterSeq ?? 0;
-    const pollMs = options.pollMs ?? 200;
+    const live = this.store ? options.live : undefined;
+    const pollMs = live ? (live.pollMs ?? 50) : (options.pollMs ?? 200);
+    let afterLiveSeq = live?.afterLiveSeq ?? 0;
+    const filter = new LiveFilter();
     let lastEnd: SequencedEvent | undefined;
     // A job that closes without writing `done` (terminated, say) ends the follow too.
     let closed = false;
@@ -212,11 +251,13 @@ export class AgentJob {
       const events = await this.events(afterSeq);
       for (const event of events) {
         await onEvent(event);
+        filter.noteEvent(event);
         afterSeq = event.seq;
         if (event.type !== 'agent_end') continue;
         if (!options.untilClosed) return event;
         lastEnd = event;
       }
+      if (live) afterLiveSeq = await this.passLiveEvents(afterLiveSeq, filter, live);
       if (events.length > 0) continue;
       // The job writes phase `done` after its last event: once it is read, an empty page is the end.
       if (options.untilClosed && (closed || (await this.storedStatus())?.phase === 'done')) {

@@ -11,8 +11,8 @@ import type { EncryptionKeyring } from './encryption-keys.js';
 import { openJson, sealJson } from './sealed-json.js';
 
 /**
- * A job store that encrypts what it keeps: every object (messages, tool results), event and
- * record goes to the inner store sealed with the keyring's current key (see `sealJson`), and
+ * A job store that encrypts what it keeps: every object (messages, tool results), event, live
+ * event (token deltas, bash output lines) and record goes to the inner store sealed with the keyring's current key (see `sealJson`), and
  * comes back decrypted with the key it names. What stays in clear: job ids, event seqs, record
  * namespaces and keys, and object references, which are hashes of the sealed records (not of
  * the plaintext). Values written before encryption was turned on read as they are.
@@ -69,6 +69,23 @@ export class EncryptingJobStore implements JobStore {
     for await (const stored of this.inner.followEvents(jobId, afterSeq, signal)) {
       yield this.openEvent(stored);
     }
+  }
+
+  async appendLiveEvents(jobId: string, events: readonly unknown[]): Promise<number[]> {
+    return this.inner.appendLiveEvents(
+      jobId,
+      events.map((event) => this.seal(event)),
+    );
+  }
+
+  async readLiveEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    return (await this.inner.readLiveEvents(jobId, options)).map((stored) =>
+      this.openEvent(stored),
+    );
+  }
+
+  async dropLiveEvents(jobId: string, upToSeq: number): Promise<void> {
+    return this.inner.dropLiveEvents(jobId, upToSeq);
   }
 
   async putRecord(namespace: string, key: string, value: unknown): Promise<void> {

@@ -61,6 +61,15 @@ export class StatusObservingStore implements JobStore {
   getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
     return this.inner.getRecord(namespace, key);
   }
+  appendLiveEvents(jobId: string, events: readonly unknown[]): Promise<number[]> {
+    return this.inner.appendLiveEvents(jobId, events);
+  }
+  readLiveEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    return this.inner.readLiveEvents(jobId, options);
+  }
+  dropLiveEvents(jobId: string, upToSeq: number): Promise<void> {
+    return this.inner.dropLiveEvents(jobId, upToSeq);
+  }
   close(): Promise<void> {
     return this.inner.close();
   }

@@ -11,6 +11,13 @@ export interface ModelCallContext {
    * and replays, and unaffected by what the transcript holds (compaction may shorten it).
    */
   callIndex?: number;
+  /**
+   * Hears each event of the answer as the provider streams it, in Pi's `AssistantMessageEvent`
+   * shapes (`text_delta`, `toolcall_delta`, ...), for followers of the job. Optional: a
+   * provider that does not stream never calls it. Contract: returns at once and never throws;
+   * what it hears never changes the answer.
+   */
+  onStreamEvent?: (event: unknown) => void;
 }
 
 /**

@@ -37,8 +37,9 @@ function prepare(spec: RealProviderSpec, modelId: string, registry: Model<Api>[]
 
 /**
  * `anthropic:ID`, `openai:ID`, `openai-compatible:ID` through `@mariozechner/pi-ai`. The key and
- * the base URL are read here, on the worker, for each call (R25). Streamed events only keep the
- * activity's heartbeat going; the workflow gets the final message, never the token deltas.
+ * the base URL are read here, on the worker, for each call (R25). Streamed events keep the
+ * activity's heartbeat going and go to `context.onStreamEvent` (the job's live stream); the
+ * workflow gets the final message, never the token deltas.
  *
  * Outcomes: a finished message (any stop reason, `length` included) is returned; a failure that
  * may pass (429, 5xx, network) is thrown as a retryable `ModelTransientError`, with the
@@ -68,7 +69,12 @@ export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProv
           maxRetries: 0,
         });
         const iterator = events[Symbol.asyncIterator]();
-        while (!(await iterator.next()).done) context.heartbeat();
+        for (;;) {
+          const step = await iterator.next();
+          if (step.done) break;
+          context.heartbeat();
+          context.onStreamEvent?.(step.value);
+        }
         return events.result();
       });
       context.signal.throwIfAborted();

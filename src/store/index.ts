@@ -4,6 +4,7 @@ export * from './references.js';
 export { canonicalJson, NotJsonError } from './canonical-json.js';
 export { objectRef } from './object-ref.js';
 export type { JobStore } from './job-store.js';
+export type { LiveEventStore } from './live-events.js';
 export type { FollowOptions } from './follow-events.js';
 export * from './store-errors.js';
 export { FileJobStore, type FileJobStoreOptions } from './file/file-job-store.js';

@@ -6,6 +6,7 @@ import type {
   ReadEventsOptions,
   StoredEvent,
 } from './references.js';
+import type { LiveEventStore } from './live-events.js';
 
 /**
  * The data plane of agent jobs: content-addressed objects (messages, large tool results), a
@@ -17,7 +18,7 @@ import type {
  * attempt; the others (`ObjectNotFound`, `EventConflict`, `StoreCorruptionError`,
  * `NotJsonError`, bad arguments, a closed store) will not.
  */
-export interface JobStore {
+export interface JobStore extends LiveEventStore {
   /**
    * Stores a JSON value once under its reference (`objectRef(value)`) and returns the
    * reference. Contract: idempotent; storing a value that is already there, concurrently too,

@@ -1,5 +1,6 @@
 import { OPERATION_ABORTED } from '../core/index.js';
 import { throwIfAborted } from './abort.js';
+import { outputLines } from './output-lines.js';
 import { runCommand } from './run-command.js';
 import { bashToolSpec, DEFAULT_BASH_TIMEOUT_SECONDS } from './specs/bash.js';
 import type { ToolImplementation } from './tool-implementation.js';
@@ -15,13 +16,20 @@ export const bashTool: ToolImplementation<typeof bashToolSpec> = {
     throwIfAborted(context.signal);
     const cwd = await resolveWorkspacePath(context.workspace, '.');
     const timeoutSeconds = args.timeout ?? DEFAULT_BASH_TIMEOUT_SECONDS;
+    const onUpdate = context.onUpdate;
+    // Output lines go to followers as they come (the result still holds the whole output).
+    const lines = onUpdate
+      ? outputLines((text) => onUpdate({ content: [{ type: 'text', text }] }))
+      : undefined;
     const outcome = await runCommand({
       command: args.command,
       cwd,
       timeoutMs: timeoutSeconds * 1000,
       signal: context.signal,
       heartbeat: () => context.heartbeat(),
+      ...(lines ? { onOutput: (chunk: string) => lines.push(chunk) } : {}),
     });
+    lines?.end();
 
     // Failures are thrown, with the output, so that the model sees them as errors (R16).
     if (outcome.stoppedBy === 'abort') throw new Error(OPERATION_ABORTED);

@@ -18,6 +18,8 @@ export interface CommandRun {
   timeoutMs: number;
   signal: AbortSignal;
   heartbeat: () => void;
+  /** Hears the combined output as it comes, in chunks. Must not throw. */
+  onOutput?: (chunk: string) => void;
 }
 
 export interface CommandOutcome {
@@ -45,7 +47,10 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   });
   const output = new OutputTail(MAX_OUTPUT_CHARACTERS);
   child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => output.append(chunk));
+  child.stdout.on('data', (chunk: string) => {
+    output.append(chunk);
+    run.onOutput?.(chunk);
+  });
 
   let stoppedBy: CommandOutcome['stoppedBy'];
   let killing: Promise<void> | undefined;

@@ -22,6 +22,13 @@ export interface ToolExecutionContext {
   journal: ToolJournal;
   /** Reports progress; in the durable runner it is an activity heartbeat. */
   heartbeat(details?: unknown): void;
+  /**
+   * Shows output of a running body to the job's followers (Pi's `onUpdate`; bash sends its
+   * output lines as they come): each call carries the new output since the previous one. Not
+   * part of the result and never in history; best effort. Optional: absent when nobody streams.
+   * Contract: returns at once and never throws.
+   */
+  onUpdate?: (partialResult: { content: { type: 'text'; text: string }[] }) => void;
 }
 
 /**

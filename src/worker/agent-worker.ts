@@ -14,6 +14,7 @@ import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-jour
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { progressSinks } from './progress-sink.js';
 import { AgentWorker } from './agent-worker-group.js';
 import { modelPacingFrom, type ModelPacing } from './model-pacing.js';
@@ -121,6 +122,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     // A prebuilt bundle has them already (`scripts/bundle-workflows.mjs`).
     code.interceptors = { workflowModules: workflowInterceptorModules() };
   }
+  // ... and a malformed DAR_STREAMING or DAR_STREAM_RETENTION.
+  streamSettingsFromEnvironment();
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
   // progress recorder. Model calls and tool bodies are left to the other workers.

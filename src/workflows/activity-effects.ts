@@ -63,6 +63,8 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           jobId,
           model: input.model,
           callIndex: modelCallsMade(state) - 1,
+          // For the live stream's deltas only (activity inputs are not compared on replay).
+          turn: state.modelCalls,
           systemPrompt: request.systemPrompt,
           tools: request.tools,
           transcript: { pointer: state.transcript, unstored: unstoredMessages(state) },
@@ -97,6 +99,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           workspace: input.workspace,
           // Turn too: a model may reuse a call id in a later turn (R24).
           idempotencyKey: `${jobId}/${state.modelCalls}/${call.toolCall.id}`,
+          turn: state.modelCalls,
         });
         if (estimatedTokens !== undefined && result.contentRef !== undefined) {
           state.storedResultTokens[result.contentRef] = estimatedTokens;

@@ -383,6 +383,79 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
     });
   });
 
+  describe('live stream', () => {
+    const delta = (text: string) => ({ type: 'message_update', delta: text });
+
+    test('the store numbers live events 1, 2, 3 ... in order; pages after a seq', async () => {
+      expect(await store.appendLiveEvents('job-live', [delta('a'), delta('b')])).toEqual([1, 2]);
+      expect(await store.appendLiveEvents('job-live', [delta('c')])).toEqual([3]);
+      expect(await store.appendLiveEvents('job-live', [])).toEqual([]);
+      const all = await store.readLiveEvents('job-live');
+      expect(all).toEqual([
+        { seq: 1, event: delta('a') },
+        { seq: 2, event: delta('b') },
+        { seq: 3, event: delta('c') },
+      ]);
+      expect(await store.readLiveEvents('job-live', { afterSeq: 1, limit: 1 })).toEqual([
+        { seq: 2, event: delta('b') },
+      ]);
+      expect(await store.readLiveEvents('another-job')).toEqual([]);
+      // The job's own event stream is separate.
+      expect(await store.readEvents('job-live')).toEqual([]);
+    });
+
+    test('dropped live events are gone and their seqs are never given again', async () => {
+      await store.appendLiveEvents('job-drop', [delta('a'), delta('b'), delta('c')]);
+      await store.dropLiveEvents('job-drop', 2);
+      expect(await store.readLiveEvents('job-drop')).toEqual([{ seq: 3, event: delta('c') }]);
+      await store.dropLiveEvents('job-drop', 3);
+      expect(await store.readLiveEvents('job-drop')).toEqual([]);
+      const second = await another();
+      expect(await second.appendLiveEvents('job-drop', [delta('d')])).toEqual([4]);
+      expect(await store.readLiveEvents('job-drop')).toEqual([{ seq: 4, event: delta('d') }]);
+    });
+
+    test('concurrent writers get distinct gapless seqs, each in its order, never seen with a gap', async () => {
+      const second = await another();
+      const writers = [store, second, store, second].map(async (writer, index) => {
+        const seqs: number[] = [];
+        for (let batch = 0; batch < 10; batch += 1) {
+          const events = [0, 1].map((item) => ({ writer: index, n: batch * 2 + item }));
+          seqs.push(...(await writer.appendLiveEvents('job-race', events)));
+        }
+        return seqs;
+      });
+      let writing = true;
+      const gapsSeen: number[][] = [];
+      const reader = (async () => {
+        while (writing) {
+          const seqs = (await second.readLiveEvents('job-race')).map((stored) => stored.seq);
+          if (seqs.some((seq, index) => seq !== index + 1)) gapsSeen.push(seqs);
+          await sleep(1);
+        }
+      })();
+      const results = await Promise.all(writers);
+      writing = false;
+      await reader;
+      expect(gapsSeen).toEqual([]);
+      const stored = await store.readLiveEvents('job-race');
+      expect(stored.map((entry) => entry.seq)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+      for (const [index, seqs] of results.entries()) {
+        expect(seqs).toEqual([...seqs].sort((left, right) => left - right));
+        const mine = stored.filter((entry) => (entry.event as { writer: number }).writer === index);
+        expect(mine.map((entry) => (entry.event as { n: number }).n)).toEqual(
+          Array.from({ length: 20 }, (_, i) => i),
+        );
+      }
+    });
+
+    test('a live event JSON cannot carry is refused', async () => {
+      await expect(store.appendLiveEvents('job-bad', [{ n: Number.NaN }])).rejects.toThrow();
+      await expect(store.dropLiveEvents('job-bad', -1)).rejects.toThrow();
+      expect(await store.readLiveEvents('job-bad')).toEqual([]);
+    });
+  });
+
   test('a closed store refuses calls', async () => {
     await store.close();
     await expect(store.putObject({ a: 1 })).rejects.toThrow('closed');

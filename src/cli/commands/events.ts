@@ -3,7 +3,7 @@ import {
   ConnectionSettingsError,
 } from '../../server/connection-settings.js';
 import type { SequencedEvent } from '../../workflows/job-types.js';
-import { createEventPrinter } from '../event-format.js';
+import { createFollowPrinter } from '../follow-printer.js';
 import { finishedJobEvents, upToFirstEnd } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
@@ -40,17 +40,23 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     {
       follow: { type: 'boolean' },
       json: { type: 'boolean' },
+      live: { type: 'boolean' },
       after: { type: 'string' },
       'state-dir': { type: 'string' },
     },
     { min: 1, max: 1, names: 'a job id' },
   );
-  const afterSeq = Number(values.after ?? '0');
-  if (!Number.isInteger(afterSeq) || afterSeq < 0) {
-    throw new UsageError(`--after must be a sequence number, not "${values.after}"`);
+  const cursor = /^(\d+)(?::(\d+))?$/.exec(values.after ?? '0');
+  if (!cursor) {
+    throw new UsageError(
+      `--after must be a sequence number (SEQ) or a live cursor (SEQ:LIVESEQ), not "${values.after}"`,
+    );
   }
+  const afterSeq = Number(cursor[1]);
+  const afterLiveSeq = Number(cursor[2] ?? '0');
   const jobId = positionals[0] ?? '';
-  const print = createEventPrinter(values.json ?? false);
+  const printer = createFollowPrinter({ json: values.json ?? false, out: process.stdout });
+  const print = (event: SequencedEvent) => printer.event(event);
 
   // A finished job is read from the store at once, without connecting to Temporal.
   const finished = await eventsOfFinishedJob(values['state-dir'], jobId, afterSeq);
@@ -65,7 +71,12 @@ export async function eventsCommand(argv: string[]): Promise<number> {
   try {
     const job = await existingJob(connection, jobId);
     if (values.follow) {
-      await readJob(connection, job, (reader) => reader.follow(print, { afterSeq }));
+      // The live stream too (tokens and tool output as they come, between the job's events);
+      // JSON lines hold the job's events alone unless --live asks for live lines as well.
+      const live = values.json && !values.live ? undefined : { afterLiveSeq, onLive: printer.live };
+      await readJob(connection, job, (reader) =>
+        reader.follow(print, { afterSeq, ...(live ? { live } : {}) }),
+      );
       return EXIT_OK;
     }
     // Pages are bounded in size too, so a short page is not the last one: read until an empty

@@ -6,7 +6,7 @@ import { createAgentWorker } from '../../worker/agent-worker.js';
 import type { JobOutcome } from '../../workflows/job-outcome.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
-import { createEventPrinter } from '../event-format.js';
+import { createFollowPrinter } from '../follow-printer.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
@@ -65,6 +65,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'system-prompt': { type: 'string' },
       id: { type: 'string' },
       json: { type: 'boolean' },
+      live: { type: 'boolean' },
       detach: { type: 'boolean' },
       'state-dir': { type: 'string' },
       'max-turns': { type: 'string' },
@@ -135,9 +136,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     try {
       // A kept-open job goes on after agent_end (a follow-up starts another run): it is watched
       // until it closes.
-      await job.follow(createEventPrinter(values.json ?? false), {
+      // Tokens and bash output are printed as they arrive (the live stream), between the events.
+      const printer = createFollowPrinter({ json: values.json ?? false, out: process.stdout });
+      // JSON lines hold the job's events alone unless --live asks for live lines as well.
+      const live = values.json && !values.live ? undefined : { onLive: printer.live };
+      await job.follow((event) => printer.event(event), {
         signal: interrupted.signal,
         untilClosed: input.keepOpenMs !== undefined,
+        ...(live ? { live } : {}),
       });
       return await exitCodeOf(job);
     } catch (error) {

@@ -15,11 +15,12 @@ import type {
 } from '../references.js';
 import { fileFailure } from './file-errors.js';
 import { FileEvents } from './file-events.js';
+import { FileLiveEvents } from './file-live-events.js';
 import { FileObjects } from './file-objects.js';
 import { FileRecords } from './file-records.js';
 
 export interface FileJobStoreOptions {
-  /** The store's folder (`objects/`, `events/`, `records/` go inside); created if missing. */
+  /** The store's folder (`objects/`, `events/`, `records/`, `live/` go inside); created if missing. */
   folder: string;
   /** How `followEvents` polls. */
   follow?: FollowOptions;
@@ -43,6 +44,7 @@ export class FileJobStore implements JobStore {
   private readonly objects: FileObjects;
   private readonly events: FileEvents;
   private readonly records: FileRecords;
+  private readonly live: FileLiveEvents;
   private readonly follow: FollowOptions;
   private closed = false;
 
@@ -52,6 +54,7 @@ export class FileJobStore implements JobStore {
     this.objects = new FileObjects(join(this.folder, 'objects'), flush);
     this.events = new FileEvents(join(this.folder, 'events'), flush);
     this.records = new FileRecords(join(this.folder, 'records'), flush);
+    this.live = new FileLiveEvents(join(this.folder, 'live'));
     this.follow = options.follow ?? {};
   }
 
@@ -114,6 +117,21 @@ export class FileJobStore implements JobStore {
       signal,
       this.follow,
     );
+  }
+
+  async appendLiveEvents(jobId: string, events: readonly unknown[]): Promise<number[]> {
+    this.checkOpen();
+    return this.live.append(jobId, events);
+  }
+
+  async readLiveEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    this.checkOpen();
+    return this.live.read(jobId, options);
+  }
+
+  async dropLiveEvents(jobId: string, upToSeq: number): Promise<void> {
+    this.checkOpen();
+    return this.live.drop(jobId, upToSeq);
   }
 
   async putRecord(namespace: string, key: string, value: unknown): Promise<void> {

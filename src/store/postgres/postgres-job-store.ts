@@ -261,6 +261,64 @@ export class PostgresJobStore implements JobStore {
     );
   }
 
+  async appendLiveEvents(jobId: string, events: readonly unknown[]): Promise<number[]> {
+    checkJobId(jobId);
+    const texts = events.map((event) => {
+      canonicalJson(event); // rejects what JSON cannot carry, like the event stream does
+      return JSON.stringify(event);
+    });
+    if (texts.length === 0) return [];
+    // One statement, so one transaction: the head row stays locked until the rows are
+    // committed, so a second writer's seqs become visible only after these (no gap to pass).
+    const { rows } = await this.query<{ seq: string }>(
+      'append live events',
+      `WITH head AS (
+         INSERT INTO dar_store_live_heads (job_id, last_seq) VALUES ($1, $3)
+         ON CONFLICT (job_id) DO UPDATE SET last_seq = dar_store_live_heads.last_seq + $3
+         RETURNING last_seq
+       ), inserted AS (
+         INSERT INTO dar_store_live (job_id, seq, body, size_bytes)
+         SELECT $1, head.last_seq - $3 + item.position, item.body, octet_length(item.body)
+         FROM head, unnest($2::text[]) WITH ORDINALITY AS item(body, position)
+         RETURNING seq
+       )
+       SELECT seq, pg_notify('${EVENTS_CHANNEL}', $4) FROM inserted ORDER BY seq`,
+      [jobId, texts, texts.length, sha256Hex(jobId)],
+    );
+    return rows.map((row) => Number(row.seq));
+  }
+
+  async readLiveEvents(jobId: string, options?: ReadEventsOptions): Promise<StoredEvent[]> {
+    checkJobId(jobId);
+    const { afterSeq, limit, maxBytes } = eventPageBounds(options);
+    const { rows } = await this.query<{ seq: string; body: string }>(
+      'read live events',
+      `SELECT seq, body FROM (
+         SELECT seq, body,
+                row_number() OVER (ORDER BY seq) AS position,
+                sum(size_bytes) OVER (ORDER BY seq) AS running_bytes
+         FROM (SELECT seq, body, size_bytes FROM dar_store_live
+               WHERE job_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS candidates
+       ) AS counted
+       WHERE position = 1 OR running_bytes <= $4
+       ORDER BY seq`,
+      [jobId, afterSeq, limit, maxBytes],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.body) as JsonValue }));
+  }
+
+  async dropLiveEvents(jobId: string, upToSeq: number): Promise<void> {
+    checkJobId(jobId);
+    if (!Number.isSafeInteger(upToSeq) || upToSeq < 0) {
+      throw new JobStoreError(`upToSeq must be a non-negative integer, not ${String(upToSeq)}`);
+    }
+    await this.query(
+      'drop live events',
+      'DELETE FROM dar_store_live WHERE job_id = $1 AND seq <= $2',
+      [jobId, upToSeq],
+    );
+  }
+
   async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
     checkRecordName(namespace, key);
     await this.query(

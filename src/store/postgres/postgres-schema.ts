@@ -28,6 +28,18 @@ const SCHEMA = [
      updated_at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (namespace, key)
    )`,
+  // The live stream (token deltas, command output): rows come and go; the head keeps counting.
+  `CREATE TABLE IF NOT EXISTS dar_store_live (
+     job_id text NOT NULL,
+     seq bigint NOT NULL,
+     body text NOT NULL,
+     size_bytes integer NOT NULL,
+     PRIMARY KEY (job_id, seq)
+   )`,
+  `CREATE TABLE IF NOT EXISTS dar_store_live_heads (
+     job_id text PRIMARY KEY,
+     last_seq bigint NOT NULL
+   )`,
 ];
 
 /** Creates the store's tables where missing, in one transaction under an advisory lock. */

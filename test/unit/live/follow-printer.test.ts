@@ -1,0 +1,101 @@
+import { createFollowPrinter } from '../../../src/cli/follow-printer.js';
+import type { SequencedLiveEvent } from '../../../src/live/live-events.js';
+import type { SequencedEvent } from '../../../src/workflows/job-types.js';
+
+function output(isTTY: boolean) {
+  let text = '';
+  return {
+    out: { isTTY, columns: 40, write: (chunk: string) => (text += chunk) },
+    text: () => text,
+  };
+}
+
+const token = (text: string, liveSeq: number, attempt = 1): SequencedLiveEvent => ({
+  type: 'message_update',
+  turn: 1,
+  callIndex: 0,
+  attempt,
+  liveSeq,
+  assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: text },
+});
+
+const assistantEnd = (text: string, seq: number): SequencedEvent => ({
+  type: 'message_end',
+  seq,
+  message: {
+    role: 'assistant',
+    content: [{ type: 'text', text }],
+    api: 'x',
+    provider: 'x',
+    model: 'x',
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: 'stop',
+    timestamp: 0,
+  },
+});
+
+test('to a pipe: tokens are printed as they come, the final message only ends the line', () => {
+  const { out, text } = output(false);
+  const printer = createFollowPrinter({ json: false, out });
+  printer.event({ type: 'turn_start', seq: 1 });
+  printer.live(token('Hel', 1));
+  printer.live(token('lo', 2));
+  expect(text()).toBe('-- turn 1 --\nassistant: Hello');
+  printer.event(assistantEnd('Hello', 2));
+  expect(text()).toBe('-- turn 1 --\nassistant: Hello\n');
+});
+
+test('to a pipe: a void partial answer is said so, then the retry streams again', () => {
+  const { out, text } = output(false);
+  const printer = createFollowPrinter({ json: false, out });
+  printer.live(token('Par', 1));
+  printer.live({ type: 'message_void', turn: 1, callIndex: 0, attempt: 1, liveSeq: 2 });
+  printer.live(token('Whole', 3, 2));
+  printer.event(assistantEnd('Whole', 5));
+  expect(text()).toBe(
+    'assistant: Par\n[partial answer discarded: the model call is retried]\nassistant: Whole\n',
+  );
+});
+
+test('on a terminal: the partial answer is erased on a retry and replaced by the final one', () => {
+  const { out, text } = output(true);
+  const printer = createFollowPrinter({ json: false, out });
+  printer.live(token('Par', 1));
+  printer.live({ type: 'message_void', turn: 1, callIndex: 0, attempt: 1, liveSeq: 2 });
+  expect(text()).toBe('assistant: Par\r\x1b[J');
+  printer.live(token('Who', 3, 2));
+  printer.event(assistantEnd('Whole answer', 5));
+  expect(text().endsWith('assistant: Who\r\x1b[Jassistant: Whole answer\n')).toBe(true);
+});
+
+test('bash output lines and JSON cursors', () => {
+  const { out, text } = output(false);
+  const printer = createFollowPrinter({ json: false, out });
+  printer.live({
+    type: 'tool_execution_update',
+    attempt: 1,
+    toolCallId: 'c',
+    toolName: 'bash',
+    liveSeq: 4,
+    partialResult: { content: [{ type: 'text', text: 'one\ntwo\n' }] },
+  });
+  expect(text()).toBe('  | one\n  | two\n');
+
+  const json = output(false);
+  const jsonPrinter = createFollowPrinter({ json: true, out: json.out });
+  jsonPrinter.event({ type: 'turn_start', seq: 7 });
+  jsonPrinter.live(token('x', 12));
+  const lines = json
+    .text()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines[1]).toMatchObject({ type: 'message_update', liveSeq: 12, cursor: '7:12' });
+});

@@ -1,0 +1,58 @@
+import type { StoredJobStatus } from '../../../src/activities/job-status-record.js';
+import { LiveFilter } from '../../../src/client/live-filter.js';
+import type { SequencedLiveEvent } from '../../../src/live/live-events.js';
+import type { SequencedEvent } from '../../../src/workflows/job-types.js';
+
+const delta = (callIndex: number, liveSeq: number): SequencedLiveEvent => ({
+  type: 'message_update',
+  turn: callIndex + 1,
+  callIndex,
+  attempt: 1,
+  liveSeq,
+  assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'x' },
+});
+
+const toolLine = (turn: number, liveSeq: number): SequencedLiveEvent => ({
+  type: 'tool_execution_update',
+  turn,
+  attempt: 1,
+  toolCallId: `call-${turn}`,
+  toolName: 'bash',
+  liveSeq,
+  partialResult: { content: [{ type: 'text', text: 'line\n' }] },
+});
+
+const status = (modelCalls: number, phase: StoredJobStatus['phase']) =>
+  ({ modelCalls, turns: modelCalls, phase }) as StoredJobStatus;
+
+test('a follower that starts late skips deltas of calls the stored status shows ended', () => {
+  const filter = new LiveFilter();
+  // Call 1 runs (modelCalls 2, phase model): call 0 ended, call 1 is live.
+  expect(filter.isCurrent(delta(0, 1), status(2, 'model'))).toBe(false);
+  expect(filter.isCurrent(delta(1, 2), status(2, 'model'))).toBe(true);
+  // Call 1 answered, its tools run: its deltas are done, its turn's tool output is live.
+  expect(filter.isCurrent(delta(1, 3), status(2, 'tools'))).toBe(false);
+  expect(filter.isCurrent(toolLine(2, 4), status(2, 'tools'))).toBe(true);
+  expect(filter.isCurrent(toolLine(1, 5), status(2, 'tools'))).toBe(false);
+  expect(filter.isCurrent(toolLine(2, 6), status(2, 'done'))).toBe(false);
+});
+
+test('a message_end or tool_execution_end passed on ends that call for the follower, whatever the status says', () => {
+  const filter = new LiveFilter();
+  const lagging = status(1, 'model');
+  expect(filter.isCurrent(delta(0, 1), lagging)).toBe(true);
+  expect(filter.isCurrent(toolLine(1, 2), lagging)).toBe(true);
+  filter.noteEvent({
+    type: 'message_end',
+    seq: 5,
+    message: { role: 'assistant' },
+  } as SequencedEvent);
+  filter.noteEvent({
+    type: 'tool_execution_end',
+    seq: 6,
+    toolCallId: 'call-1',
+  } as SequencedEvent);
+  expect(filter.isCurrent(delta(0, 3), lagging)).toBe(false);
+  expect(filter.isCurrent(toolLine(1, 4), lagging)).toBe(false);
+  expect(filter.isCurrent(delta(1, 5), lagging)).toBe(true);
+});
