@@ -73,17 +73,25 @@ function isRunning(pid) {
   }
 }
 
-/** `count` distinct free ports on 127.0.0.1, all held open until all are picked. */
+/**
+ * `count` distinct free ports on 127.0.0.1, all held open until all are picked. Below 32768:
+ * Temporal stores its services' ports in a PostgreSQL smallint (cluster membership).
+ */
 async function freePorts(count) {
   const servers = [];
-  try {
-    for (let index = 0; index < count; index += 1) {
+  const listen = (port) =>
+    new Promise((done) => {
       const server = createServer();
-      await new Promise((done, failed) => {
-        server.once('error', failed);
-        server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, done);
-      });
-      servers.push(server);
+      server.once('error', () => done(undefined));
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => done(server));
+    });
+  try {
+    for (let attempt = 0; servers.length < count; attempt += 1) {
+      if (attempt > 1000) fail('No free ports between 20000 and 32767 on 127.0.0.1');
+      const port = 20000 + Math.floor(Math.random() * 12768);
+      if (servers.some((server) => server.address().port === port)) continue;
+      const server = await listen(port);
+      if (server) servers.push(server);
     }
     return servers.map((server) => server.address().port);
   } finally {

@@ -32,7 +32,7 @@ import { startLocalCluster, type LocalCluster } from './support/local-cluster.js
 const TASKS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
 const TOOL_TURNS = 3;
 /** How long each tool call runs: long enough to SIGKILL a worker while its tools run. */
-const TOOL_SECONDS = 5;
+const TOOL_SECONDS = 6;
 
 const root = makeTempDir('cluster');
 const workspace = join(root, 'workspace');
@@ -188,7 +188,9 @@ test('R4, R24: a batch on two workers survives a worker SIGKILL and a server res
     () => {
       if (!batch.isRunning) throw new Error(`dar batch exited:\n${batch.stdout}${batch.stderr}`);
       const running = runningCalls();
-      const fresh = running.every((call) => Date.now() - call.startedMs < 3000);
+      const fresh = running.every(
+        (call) => Date.now() - call.startedMs < (TOOL_SECONDS - 1.5) * 1000,
+      );
       const everyTask = TASKS.every((task) => running.some((call) => call.task === task));
       return everyTask && fresh && running.length === TASKS.length && running;
     },
