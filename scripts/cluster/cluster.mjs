@@ -383,7 +383,9 @@ async function up(folder) {
   say(`PostgreSQL on 127.0.0.1:${postgresPort}.`);
 
   say('Schemas (deploy/temporal/setup-postgres-schema.sh) ...');
+  // The compose scripts' own output goes to stderr, as progress.
   run('sh', [join(root, 'deploy/temporal/setup-postgres-schema.sh')], {
+    stdio: ['ignore', 2, 2],
     env: {
       ...cleanEnvironment([binaries]),
       ...schemaEnvironment(compose, { postgresPort, schemaDir }),
@@ -395,6 +397,7 @@ async function up(folder) {
 
   say('Namespace and search attributes (deploy/temporal/setup-namespace.sh) ...');
   run('sh', [join(root, 'deploy/temporal/setup-namespace.sh')], {
+    stdio: ['ignore', 2, 2],
     env: {
       ...cleanEnvironment([dirname(temporalCli())]),
       ...namespaceEnvironment(compose, { address: serverAddress(state) }),

@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import pg from 'pg';
 import { getJob } from '../../src/client/job-client.js';
 import { openJobStore } from '../../src/store/open-job-store.js';
@@ -150,15 +151,31 @@ afterAll(async () => {
   removeDir(root);
 }, 120_000);
 
-test('the cluster is set up by the compose file scripts, on PostgreSQL', () => {
+test('the cluster is set up by the compose file scripts, on PostgreSQL', async () => {
   const log = cluster?.setupLog ?? '';
   // deploy/temporal/setup-postgres-schema.sh and setup-namespace.sh ran to their end.
   expect(log).toContain('Schema of temporal ...');
   expect(log).toContain('Schema of temporal_visibility ...');
   expect(log).toContain('PostgreSQL schemas are up to date.');
-  for (const name of ['DarPhase', 'DarTurns', 'DarBatchId']) expect(log).toContain(name);
   expect(log).toContain('Namespace default is ready for agent jobs.');
   expect(clusterEnv().DAR_STORE_URL).toMatch(/^postgres:\/\/temporal:temporal@127\.0\.0\.1:\d+\//);
+  // The search attributes the jobs publish are registered with their types.
+  const connection = await Connection.connect({ address: cluster!.address });
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({
+      namespace: 'default',
+    });
+    const registered = Object.fromEntries(
+      Object.entries(customAttributes ?? {}).filter(([name]) => name.startsWith('Dar')),
+    );
+    expect(registered).toEqual({
+      DarBatchId: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      DarPhase: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      DarTurns: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
+    });
+  } finally {
+    await connection.close();
+  }
 });
 
 test('R4, R24: a batch on two workers survives a worker SIGKILL and a server restart; nothing is lost, no model call runs twice', async () => {
