@@ -19,6 +19,10 @@ if [ -x "$binaries/temporal-server" ] && [ -x "$binaries/temporal-sql-tool" ] &&
   exit 0
 fi
 
+# Go's own install folder when it is not on PATH (a non-login shell, CI).
+if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then
+  PATH="/usr/local/go/bin:$PATH"
+fi
 command -v go >/dev/null || { echo 'go is required to build the Temporal server' >&2; exit 1; }
 export GOTOOLCHAIN="$TEMPORAL_GO_TOOLCHAIN" GOFLAGS=-buildvcs=false
 started=$(date +%s)
