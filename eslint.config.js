@@ -26,6 +26,7 @@ export default tseslint.config(
       '.dar/**',
       'coverage/**',
       '.bench-build/**',
+      '.cache/**',
     ],
   },
   eslint.configs.recommended,

@@ -20,5 +20,7 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // The real-cluster tests need the Temporal server built from source: `npm run test:cluster`.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
   testTimeout: 60_000,
 };

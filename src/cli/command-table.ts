@@ -26,7 +26,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     usage:
       'dar batch FILE.jsonl [--concurrency N] [--model provider:id] [--results OUT.jsonl] ' +
       '[--batch-id ID] [--max-turns N] [--max-tokens N] [--max-cost USD] [--max-time DURATION] ' +
-      '[--retry-failed] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--state-dir DIR]',
+      '[--retry-failed] [--no-worker] [--model-rate PROVIDER=RATE[,concurrency=N]]... ' +
+      '[--state-dir DIR]',
     load: async () => (await import('./commands/batch.js')).batchCommand,
   },
   worker: {

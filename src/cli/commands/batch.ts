@@ -99,6 +99,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
       'max-cost': { type: 'string' },
       'max-time': { type: 'string' },
       'retry-failed': { type: 'boolean' },
+      'no-worker': { type: 'boolean' },
       ...modelRateOption,
     },
     { min: 1, max: 1, names: 'one FILE.jsonl' },
@@ -153,9 +154,10 @@ export async function batchCommand(argv: string[]): Promise<number> {
       retryFailed: values['retry-failed'] === true,
       // The live block shows the running jobs' usage; plain lines only finished tasks'.
       readsLiveUsage: out.isTTY,
-      // The worker in this process runs the batch's jobs (and any other job on the task queue).
+      // The worker in this process runs the batch's jobs (and any other job on the task queue);
+      // with --no-worker, `dar worker` processes elsewhere run them and this one only watches.
       async prepare(needed) {
-        if (!needed) return;
+        if (!needed || values['no-worker'] === true) return;
         worker = await createAgentWorker({
           connection: await connection.workerConnection(),
           namespace: connection.namespace,

@@ -50,6 +50,8 @@ export interface HistoryEvent {
   attempt?: number;
   scheduledEventId?: number;
   failureMessage?: string;
+  /** Who recorded the event: the worker (`pid@host`) of an activity or workflow task start. */
+  identity?: string;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function readHistory(client: Client, workflowId: string): Promise<H
       attempt?: number | null;
       scheduledEventId?: { toString(): string } | number | null;
       failure?: { message?: string | null } | null;
+      identity?: string | null;
     };
     const reduced: HistoryEvent = {
       eventId: Number(event.eventId),
@@ -79,6 +82,7 @@ export async function readHistory(client: Client, workflowId: string): Promise<H
       reduced.scheduledEventId = Number(attributes.scheduledEventId.toString());
     }
     if (attributes.failure?.message) reduced.failureMessage = attributes.failure.message;
+    if (attributes.identity) reduced.identity = attributes.identity;
     return reduced;
   });
 }

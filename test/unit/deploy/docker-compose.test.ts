@@ -1,7 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import {
+  SERVER_OVERRIDES,
+  SERVER_PORT_VARIABLES,
+  namespaceEnvironment,
+  postgresCredentials,
+  readCompose,
+  schemaEnvironment,
+  serverEnvironment,
+  serverVersion,
+} from '../../../scripts/cluster/compose-settings.mjs';
 import { DAR_SEARCH_ATTRIBUTES } from '../../../src/workflows/search-attributes.js';
 
 /**
@@ -127,4 +138,86 @@ test('the search attributes registered are exactly the ones the code uses', () =
   expect(script).toContain(
     'temporal operator search-attribute create --namespace "$namespace" --name "$name" --type "$type"',
   );
+});
+
+/**
+ * scripts/cluster (the real cluster `npm run test:cluster` runs) takes its settings from this
+ * file: what the cluster tests prove is what the compose file deploys.
+ */
+describe('the local cluster script uses the compose file settings', () => {
+  const composeFile = readCompose(root);
+  const ports = Object.fromEntries(
+    SERVER_PORT_VARIABLES.map((name, index) => [name, 40000 + index]),
+  );
+
+  test('the server is built at the version of the temporalio/server image', () => {
+    const version = (service('temporal').image ?? '').split(':')[1];
+    expect(serverVersion(composeFile)).toBe(version);
+    const sourced = execFileSync(
+      'bash',
+      [
+        '-c',
+        '. scripts/cluster/versions.sh && echo "$TEMPORAL_SERVER_VERSION $TEMPORAL_GO_TOOLCHAIN"',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    ).trim();
+    expect(sourced).toBe(`${version} go1.27.3`);
+    const build = readFileSync(join(root, 'scripts/cluster/build-temporal.sh'), 'utf8');
+    expect(build).toContain('. "$root/scripts/cluster/versions.sh"');
+    expect(build).toContain('go.temporal.io/server/cmd/server@v$TEMPORAL_SERVER_VERSION');
+    expect(build).toContain('go.temporal.io/server/cmd/tools/sql@v$TEMPORAL_SERVER_VERSION');
+    expect(build).toContain('.cache/temporal-cluster/$TEMPORAL_SERVER_VERSION');
+  });
+
+  test("the server runs the image's command with the compose environment; only hosts, ports and the dynamic config path differ", () => {
+    const environment = serverEnvironment(composeFile, root, { postgresPort: 5999, ports });
+    const composed = service('temporal').environment ?? {};
+    for (const [name, value] of Object.entries(composed)) {
+      if (!SERVER_OVERRIDES.includes(name))
+        expect({ name, value: environment[name] }).toEqual({ name, value });
+    }
+    expect([...SERVER_OVERRIDES].sort()).toEqual(
+      ['BIND_ON_IP', 'DB_PORT', 'DYNAMIC_CONFIG_FILE_PATH', 'POSTGRES_SEEDS'].sort(),
+    );
+    expect(environment).toMatchObject({
+      DB: 'postgres12',
+      POSTGRES_SEEDS: '127.0.0.1',
+      DB_PORT: '5999',
+      BIND_ON_IP: '127.0.0.1',
+      // The very file the compose file mounts into the server.
+      DYNAMIC_CONFIG_FILE_PATH: join(root, 'deploy/temporal/dynamicconfig.yaml'),
+      FRONTEND_GRPC_PORT: '40000',
+    });
+    const extra = Object.keys(environment).filter((name) => !(name in composed));
+    expect(extra.sort()).toEqual([...SERVER_PORT_VARIABLES].sort());
+    const script = readFileSync(join(root, 'scripts/cluster/cluster.mjs'), 'utf8');
+    expect(script).toContain("spawn(join(state.binaries, 'temporal-server'), ['start']");
+  });
+
+  test('PostgreSQL has the compose credentials, and the schema and namespace jobs run their scripts with their environment', () => {
+    expect(postgresCredentials(composeFile)).toEqual({
+      user: service('temporal').environment?.POSTGRES_USER,
+      password: service('temporal').environment?.POSTGRES_PWD,
+    });
+    expect(schemaEnvironment(composeFile, { postgresPort: 5999, schemaDir: '/schemas' })).toEqual({
+      ...service('temporal-schema').environment,
+      POSTGRES_SEEDS: '127.0.0.1',
+      DB_PORT: '5999',
+      TEMPORAL_SCHEMA_DIR: '/schemas',
+    });
+    expect(namespaceEnvironment(composeFile, { address: '127.0.0.1:7000' })).toEqual({
+      ...service('temporal-setup').environment,
+      TEMPORAL_ADDRESS: '127.0.0.1:7000',
+    });
+    const script = readFileSync(join(root, 'scripts/cluster/cluster.mjs'), 'utf8');
+    expect(script).toContain("join(root, 'deploy/temporal/setup-postgres-schema.sh')");
+    expect(script).toContain("join(root, 'deploy/temporal/setup-namespace.sh')");
+    const schemaScript = readFileSync(
+      join(root, 'deploy/temporal/setup-postgres-schema.sh'),
+      'utf8',
+    );
+    expect(schemaScript).toContain(
+      'schemas="${TEMPORAL_SCHEMA_DIR:-/etc/temporal/schema/postgresql/v12}"',
+    );
+  });
 });
