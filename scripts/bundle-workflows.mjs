@@ -9,14 +9,23 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { workflowInterceptorModules } from '../dist/worker/workflow-interceptor-modules.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const started = Date.now();
-const { code } = await bundleWorkflowCode({
-  workflowsPath: join(root, 'dist', 'workflows', 'index.js'),
-  // The same interceptors as a worker that bundles at start (tracing spans; see the module).
-  workflowInterceptorModules: workflowInterceptorModules(),
-  logger: new DefaultLogger('WARN'),
-});
-writeFileSync(join(root, 'dist', 'workflow-bundle.js'), code);
-console.log(
-  `Workflow bundle: dist/workflow-bundle.js (${(code.length / 1e6).toFixed(2)} MB, ${Date.now() - started} ms)`,
-);
+/**
+ * Two bundles: the default one, and one with the tracing interceptors (the runner's turn spans
+ * and OpenTelemetry's), which a worker takes when tracing is on. Each workflow evaluates its
+ * bundle's modules again, so an untraced worker should not carry OpenTelemetry's.
+ */
+for (const [file, interceptors] of [
+  ['workflow-bundle.js', []],
+  ['workflow-bundle-traced.js', workflowInterceptorModules()],
+]) {
+  const started = Date.now();
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: join(root, 'dist', 'workflows', 'index.js'),
+    workflowInterceptorModules: interceptors,
+    logger: new DefaultLogger('WARN'),
+  });
+  writeFileSync(join(root, 'dist', file), code);
+  console.log(
+    `Workflow bundle: dist/${file} (${(code.length / 1e6).toFixed(2)} MB, ${Date.now() - started} ms)`,
+  );
+}

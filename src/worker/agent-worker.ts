@@ -84,11 +84,18 @@ async function fileJournalIfAsked(): Promise<ToolJournal | undefined> {
   return createFileToolJournal(folder);
 }
 
-/** The build's prebuilt bundle when there is one, else the workflow module to bundle now. */
-function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions> {
-  const bundle = workflowsPath ? undefined : prebuiltWorkflowBundlePath();
+/**
+ * The build's prebuilt bundle when there is one, else the workflow module to bundle now; with
+ * the tracing interceptors only when tracing is on. They add nothing to history (trace context
+ * travels in headers), so a job replays the same on a worker with or without them.
+ */
+function workflowCode(workflowsPath: string | undefined, traced: boolean): Partial<WorkerOptions> {
+  const bundle = workflowsPath ? undefined : prebuiltWorkflowBundlePath(traced);
   if (bundle) return { workflowBundle: { codePath: bundle } };
-  return { workflowsPath: workflowsPath ?? agentWorkflowsPath() };
+  return {
+    workflowsPath: workflowsPath ?? agentWorkflowsPath(),
+    ...(traced ? { interceptors: { workflowModules: workflowInterceptorModules() } } : {}),
+  };
 }
 
 /**
@@ -109,7 +116,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const store = options.metrics
     ? new StatusObservingStore(options.store, options.metrics)
     : options.store;
-  const traced = tracingWorkerOptions(options.tracing ?? tracingFromEnvironment());
+  const tracing = options.tracing ?? tracingFromEnvironment();
+  const traced = tracingWorkerOptions(tracing);
   // Tracing first: the metrics interceptor then runs inside the activity's span.
   shared.interceptors = {
     activity: [
@@ -117,11 +125,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       ...(options.metrics ? [metricsActivityInterceptor(options.metrics)] : []),
     ],
   };
-  const code = workflowCode(options.workflowsPath);
-  if (code.workflowsPath) {
-    // A prebuilt bundle has them already (`scripts/bundle-workflows.mjs`).
-    code.interceptors = { workflowModules: workflowInterceptorModules() };
-  }
+  const code = workflowCode(options.workflowsPath, tracing.enabled);
   // ... and a malformed DAR_STREAMING or DAR_STREAM_RETENTION.
   streamSettingsFromEnvironment();
   await checkSearchAttributes(options.connection, namespace);

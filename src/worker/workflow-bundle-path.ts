@@ -14,12 +14,14 @@ export function agentWorkflowsPath(): string {
 }
 
 /**
- * The workflow bundle made by `npm run build` (dist/workflow-bundle.js), when this code runs from
- * that build and the bundle is not older than the compiled workflow. Saves every worker start
- * the seconds that bundling takes.
+ * The workflow bundle made by `npm run build` (dist/workflow-bundle.js, or with the tracing
+ * interceptors dist/workflow-bundle-traced.js), when this code runs from that build and the
+ * bundle is not older than the compiled workflow. Saves every worker start the seconds that
+ * bundling takes.
  */
-export function prebuiltWorkflowBundlePath(): string | undefined {
-  const bundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+export function prebuiltWorkflowBundlePath(traced = false): string | undefined {
+  const name = traced ? '../workflow-bundle-traced.js' : '../workflow-bundle.js';
+  const bundle = fileURLToPath(new URL(name, import.meta.url));
   const workflows = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
   if (!existsSync(bundle) || !existsSync(workflows)) return undefined;
   return statSync(bundle).mtimeMs >= statSync(workflows).mtimeMs ? bundle : undefined;

@@ -7,9 +7,8 @@ const require = createRequire(import.meta.url);
 /**
  * The workflow interceptor modules bundled with the agent workflow, in order: the runner's turn
  * spans, then OpenTelemetry's workflow interceptors (spans for the run and each activity,
- * trace context carried to activities and child runs). Always bundled, traced or not: without
- * an exporter the worker's span sink drops the spans. `scripts/bundle-workflows.mjs` passes
- * the same list to the prebuilt bundle.
+ * trace context carried to activities and child runs). Bundled when tracing is on;
+ * `scripts/bundle-workflows.mjs` passes the same list to the prebuilt traced bundle.
  */
 export function workflowInterceptorModules(): string[] {
   return [
