@@ -30,7 +30,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./commands/batch.js')).batchCommand,
   },
   worker: {
-    usage: 'dar worker [--model-rate PROVIDER=RATE[,concurrency=N]]... [--state-dir DIR]',
+    usage:
+      'dar worker [--tools ./my-tools.js,...] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--state-dir DIR]',
     load: async () => (await import('./commands/worker.js')).workerCommand,
   },
   events: {

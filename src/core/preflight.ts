@@ -79,9 +79,13 @@ async function runGates(input: PreflightInput): Promise<PreflightOutcome> {
   if (!tool) return immediate(toolCall, `Tool ${quoteBounded(String(toolCall.name))} not found`);
 
   // R7: the shim's throw is caught by the caller and becomes the error result.
-  const shaped = tool.prepareArguments
+  const shimmed: unknown = tool.prepareArguments
     ? tool.prepareArguments(toolCall.arguments)
     : toolCall.arguments;
+  // Awaited only when it is a promise (a worker-side shim): a synchronous shim adds no await,
+  // so the preflight of bundled tools runs exactly as before.
+  const shaped: unknown =
+    shimmed instanceof Promise ? await (shimmed as Promise<unknown>) : shimmed;
 
   // R8
   const validated = validateArguments(tool.name, tool.parameters, shaped, toolCall.arguments);

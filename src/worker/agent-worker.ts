@@ -2,11 +2,12 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
+import { noUserToolActivities } from '../activities/user-tool-activities.js';
 import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
-import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { workerToolList, type WorkerTool } from '../tools/user/worker-tools.js';
 import { progressSinks } from './progress-sink.js';
 import { AgentWorker } from './agent-worker-group.js';
 import { modelPacingFrom, type ModelPacing } from './model-pacing.js';
@@ -19,8 +20,14 @@ export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue?: string;
-  /** Tool bodies beyond the built-in ones; each needs a spec in the workflow bundle. */
-  tools?: ToolImplementation[];
+  /**
+   * Tools beyond the built-in ones: made by `defineTool`, or Pi `AgentTool` objects as Pi
+   * defines them. A job names them in its input's `tools`; their workflow half reaches the job
+   * through this worker (described at the job's start, recorded in its history), so no workflow
+   * bundle is built. Every worker of the task queue must be given the same tools. A name taken
+   * twice, or a built-in's, is refused (`ToolRegistrationError`).
+   */
+  tools?: readonly WorkerTool[];
   /** Another workflow module (one that builds its workflow with extra tool specs). */
   workflowsPath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
@@ -73,7 +80,7 @@ function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions>
  * jobs' search attributes, and with a `ModelPacingError` when `DAR_MODEL_RATE` is malformed.
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
+  const tools = workerToolList(Object.values(builtinTools), options.tools ?? []);
   const namespace = options.namespace ?? 'default';
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
@@ -84,7 +91,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   // progress recorder. Model calls and tool bodies are left to the other workers.
   const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
-    ? { recordProgress: makeRecordProgress(options.store) }
+    ? { recordProgress: makeRecordProgress(options.store), ...noUserToolActivities() }
     : createActivities(tools, options.store, await fileJournalIfAsked(), pauses);
   const main = await Worker.create({
     connection: options.connection,

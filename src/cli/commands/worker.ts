@@ -4,6 +4,7 @@ import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
+import { loadToolModules, toolModuleList, toolsOfModules } from '../tool-modules.js';
 import { EXIT_OK } from '../usage-error.js';
 
 /** Runs jobs until SIGINT or SIGTERM, then shuts down gracefully (running activities finish). */
@@ -11,10 +12,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'worker',
     argv,
-    { 'state-dir': { type: 'string' }, ...modelRateOption },
+    { 'state-dir': { type: 'string' }, tools: { type: 'string' }, ...modelRateOption },
     { min: 0, max: 0, names: 'no argument' },
   );
   const modelPacing = modelPacingOfFlags(values['model-rate']);
+  // `--tools ./a.js,./b.js`: modules whose tools this worker runs besides the built-in ones.
+  const toolModules = await loadToolModules(toolModuleList(values.tools, process.cwd()));
   const connection = await openConnection(values['state-dir']);
   try {
     const worker = await createAgentWorker({
@@ -22,6 +25,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       namespace: connection.namespace,
       store: connection.store,
       modelPacing,
+      tools: toolsOfModules(toolModules),
     });
     const stop = () => {
       process.stderr.write('Shutting down: waiting for running tool and model calls...\n');
