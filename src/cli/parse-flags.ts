@@ -3,6 +3,11 @@ import { UsageError } from './usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** Named so that the build can emit this module's declaration. */
+type ParsedFlags<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
+
 /**
  * Strict flag parsing: an unknown flag, a missing value or a surplus argument is a
  * {@link UsageError} naming it.
@@ -12,7 +17,7 @@ export function parseFlags<T extends Options>(
   argv: string[],
   options: T,
   positionals: { min: number; max: number; names: string },
-) {
+): ParsedFlags<T> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });

@@ -37,3 +37,5 @@ export type {
   ToolSpec,
 } from '../core/tool-spec.js';
 export type { ToolResultContent } from '../core/messages.js';
+/** TypeBox's builder, for tool parameters (any TypeBox, or plain JSON Schema, works as well). */
+export { Type, type Static, type TSchema } from '@sinclair/typebox';

@@ -74,7 +74,8 @@ beforeAll(async () => {
     workerOptions: { maxCachedWorkflows: 100 },
   });
   workerRun = worker.run();
-});
+  // Bundling the workflow code takes a while on a loaded machine.
+}, 180_000);
 
 afterAll(async () => {
   worker?.shutdown();
