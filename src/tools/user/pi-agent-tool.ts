@@ -44,6 +44,11 @@ export interface PiAgentTool {
 
 /** What Pi's tools do not say, and a durable run needs to know. */
 export interface PiToolOptions {
+  /**
+   * The name jobs call it by, when not the tool's own: Pi's coding tools are named like the
+   * built-in ones (`read`, `edit`), and a worker refuses a name taken twice.
+   */
+  name?: string;
   /** Default `unsafe`: after a lost attempt the call is answered "interrupted", not run again. */
   replay?: ToolReplay;
   activity?: ToolActivityOptions;
@@ -76,7 +81,7 @@ export function fromPiAgentTool(
   options: PiToolOptions = {},
 ): ToolImplementation {
   const spec: ToolImplementation['spec'] = {
-    name: tool.name,
+    name: options.name ?? tool.name,
     label: tool.label ?? tool.name,
     description: tool.description,
     parameters: tool.parameters as TSchema,

@@ -26,6 +26,8 @@ import {
   uniqueName,
 } from '../../support/agent-harness.js';
 import { startDevServer } from '../../support/temporal-server.js';
+import { createEditTool } from '@mariozechner/pi-coding-agent';
+import { fromPiAgentTool } from '../../../src/tools/user/pi-agent-tool.js';
 import { greetTool, piToolLog, waitTool } from './pi-tools.js';
 
 /** Appends its text to `notes.txt` in the workspace: proof that the body ran, and how often. */
@@ -61,6 +63,8 @@ const server = {
   taskQueue: uniqueName('user-tools'),
 } as { environment: TestWorkflowEnvironment; taskQueue: string; store: JobStore };
 let worker: AgentWorker | undefined;
+/** Pi's own edit tool works in the folder it was made for. */
+const piFolder = temporaryFolder('dar-pi-edit-');
 let workerRun: Promise<void> | undefined;
 
 beforeAll(async () => {
@@ -70,7 +74,14 @@ beforeAll(async () => {
     connection: server.environment.nativeConnection,
     taskQueue: server.taskQueue,
     store: server.store,
-    tools: [noteTool, shoutTool, greetTool, waitTool],
+    tools: [
+      noteTool,
+      shoutTool,
+      greetTool,
+      waitTool,
+      // Published by Pi (@mariozechner/pi-coding-agent), renamed: `edit` is a built-in's name.
+      fromPiAgentTool(createEditTool(piFolder), { name: 'pi_edit' }),
+    ],
     workerOptions: { maxCachedWorkflows: 100 },
   });
   workerRun = worker.run();
@@ -214,4 +225,28 @@ test("cancelling the job aborts a Pi tool's signal; the call ends as Operation a
   const [aborted] = toolResults(await job.transcript());
   expect(aborted).toMatchObject({ toolCallId: 'w1', isError: true });
   expect(resultText(aborted)).toBe('Operation aborted');
+});
+
+test("a tool published by Pi (pi-coding-agent's edit) runs unchanged, its legacy-argument shim included", async () => {
+  const folder = temporaryFolder();
+  writeFileSync(join(piFolder, 'poem.txt'), 'roses are red\nviolets are blue\n');
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        // Pi's shim lifts the legacy top-level oldText/newText into edits[].
+        toolCall('e1', 'pi_edit', { path: 'poem.txt', oldText: 'blue', newText: 'green' }),
+      ],
+    },
+    { stopReason: 'stop', content: [text('done')] },
+  ]);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, tools: ['pi_edit'] }),
+  );
+  const [edited] = toolResults((await job.result()).messages);
+  expect(edited).toMatchObject({ toolCallId: 'e1', isError: false });
+  expect(readFileSync(join(piFolder, 'poem.txt'), 'utf8')).toBe(
+    'roses are red\nviolets are green\n',
+  );
 });
