@@ -7,3 +7,6 @@ export { openJobStore, type JobStoreSettings } from '../store/open-job-store.js'
 export type { JobStore } from '../store/job-store.js';
 export { FileJobStore, type FileJobStoreOptions } from '../store/file/file-job-store.js';
 export { openConnection, type CliConnection as RunnerConnection } from '../cli/connection.js';
+export type { ProviderFactory } from '../providers/registry.js';
+export type { ModelCallContext, ModelProvider } from '../providers/model-provider.js';
+export type { ModelRequest } from '../core/effects.js';

@@ -3,6 +3,7 @@ import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
 import { noUserToolActivities } from '../activities/user-tool-activities.js';
+import { addProviders, type ProviderFactory } from '../providers/registry.js';
 import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
@@ -28,6 +29,13 @@ export interface AgentWorkerOptions {
    * twice, or a built-in's, is refused (`ToolRegistrationError`).
    */
   tools?: readonly WorkerTool[];
+  /**
+   * Model providers beyond the built-in ones, by the name jobs use in `model` (`name:model-id`):
+   * each factory makes the `ModelProvider` (see its contract) for a model id. Their calls run on
+   * the jobs' task queue (unpaced; `modelPacing` applies to built-in providers). Registered for
+   * this process; a built-in provider's name is refused.
+   */
+  providers?: Readonly<Record<string, ProviderFactory>>;
   /** Another workflow module (one that builds its workflow with extra tool specs). */
   workflowsPath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
@@ -81,6 +89,7 @@ function workflowCode(workflowsPath: string | undefined): Partial<WorkerOptions>
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = workerToolList(Object.values(builtinTools), options.tools ?? []);
+  if (options.providers) addProviders(options.providers);
   const namespace = options.namespace ?? 'default';
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');

@@ -10,7 +10,13 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AgentJob } from '../../../src/client/job-client.js';
-import type { Message, ToolResultMessage } from '../../../src/core/index.js';
+import {
+  emptyUsage,
+  textOf,
+  type Message,
+  type ToolResultMessage,
+} from '../../../src/core/index.js';
+import type { ModelProvider } from '../../../src/providers/model-provider.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import { defineTool } from '../../../src/tools/user/define-tool.js';
 import { createAgentWorker } from '../../../src/worker/agent-worker.js';
@@ -59,6 +65,35 @@ const shoutTool = defineTool({
   },
 });
 
+/**
+ * A provider of the test's own: its first answer calls `shout` with the model id, the next
+ * one says what the tool returned.
+ */
+function cannedProvider(modelId: string): ModelProvider {
+  return {
+    async call(request, context) {
+      const base = {
+        role: 'assistant' as const,
+        api: 'canned',
+        provider: 'canned',
+        model: modelId,
+        usage: emptyUsage(),
+        timestamp: Date.now(),
+      };
+      if (context.callIndex === 0) {
+        return {
+          ...base,
+          stopReason: 'toolUse',
+          content: [toolCall('c1', 'shout', { text: modelId })],
+        };
+      }
+      const last = request.messages.at(-1);
+      const heard = last?.role === 'toolResult' ? textOf(last) : '?';
+      return { ...base, stopReason: 'stop', content: [text(`heard ${heard}`)] };
+    },
+  };
+}
+
 const server = {
   taskQueue: uniqueName('user-tools'),
 } as { environment: TestWorkflowEnvironment; taskQueue: string; store: JobStore };
@@ -82,6 +117,7 @@ beforeAll(async () => {
       // Published by Pi (@mariozechner/pi-coding-agent), renamed: `edit` is a built-in's name.
       fromPiAgentTool(createEditTool(piFolder), { name: 'pi_edit' }),
     ],
+    providers: { canned: cannedProvider },
     workerOptions: { maxCachedWorkflows: 100 },
   });
   workerRun = worker.run();
@@ -249,4 +285,15 @@ test("a tool published by Pi (pi-coding-agent's edit) runs unchanged, its legacy
   expect(readFileSync(join(piFolder, 'poem.txt'), 'utf8')).toBe(
     'roses are red\nviolets are green\n',
   );
+});
+
+test('a worker given its own model provider runs jobs that name it (provider:model-id)', async () => {
+  const folder = temporaryFolder();
+  const job = await startTestJob(
+    server,
+    jobInput({ model: 'canned:hello there', workspace: folder, tools: ['shout'] }),
+  );
+  const { messages } = await job.result();
+  const last = messages.at(-1);
+  expect(last?.role === 'assistant' ? textOf(last) : '').toBe('heard HELLO THERE');
 });
