@@ -1,5 +1,6 @@
 import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
 import type { ApprovalRequest, BeforeToolCallHook, HookSignal, RunContext } from './hooks.js';
+import { isHostFailure } from './host-failure.js';
 import { deepFreeze } from './json-values.js';
 import { quoteBounded } from './limits.js';
 import type { AssistantMessage, ToolCall } from './messages.js';
@@ -56,14 +57,16 @@ export function indexTools(tools: readonly ToolSpec[]): ReadonlyMap<string, Tool
 }
 
 /**
- * R6-R12 for one call, in order; the first failure decides. Never throws: whatever the
- * model sent, the outcome is a prepared call or an error result the model can read.
+ * R6-R12 for one call, in order; the first failure decides. Whatever the model sent, the
+ * outcome is a prepared call or an error result the model can read; only a `HostFailure` (the
+ * host cannot run the call's preflight here) is thrown.
  */
 export async function preflightToolCall(input: PreflightInput): Promise<PreflightOutcome> {
   const { toolCall } = input;
   try {
     return await runGates(input);
   } catch (error) {
+    if (isHostFailure(error)) throw error;
     return immediate(toolCall, messageOf(error));
   }
 }

@@ -6,7 +6,7 @@ import {
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
 import { ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE } from '../tools/user/failure-types.js';
-import type { ToolSpec } from '../core/index.js';
+import { HostFailure, type ToolSpec } from '../core/index.js';
 import { specOfDescription } from '../tools/user/tool-description.js';
 import { BAD_INPUT } from './job-input-check.js';
 import { jobInputProblems } from './job-input-schema.js';
@@ -41,6 +41,10 @@ async function runArgumentShim(toolName: string, rawArguments: unknown): Promise
   } catch (error) {
     if (failureType(error) === ARGUMENT_SHIM_FAILURE && error instanceof ActivityFailure) {
       throw new Error(error.cause?.message ?? 'The argument shim failed', { cause: error });
+    }
+    // A read-only worker took the task: not the call's failure; another worker runs the shim.
+    if (failureType(error) === NO_TOOLS_HERE) {
+      throw new HostFailure('No tools on this worker', { cause: error });
     }
     throw error;
   }
