@@ -9,6 +9,9 @@ const workflowSafeFiles = [
   'src/policy/**/*.ts',
   'src/compaction/**/*.ts',
   'src/tools/specs/**/*.ts',
+  // The workflow half of tools given to a worker, which the workflow reads.
+  'src/tools/user/tool-description.ts',
+  'src/tools/user/failure-types.ts',
   // The job store's plain types and canonical JSON, which workflow code may import.
   'src/store/references.ts',
   'src/store/canonical-json.ts',
@@ -27,6 +30,8 @@ export default tseslint.config(
       'coverage/**',
       '.bench-build/**',
       '.cache/**',
+      // Its own project, compiled against the packed package by its e2e test.
+      'examples/custom-tool/**',
     ],
   },
   eslint.configs.recommended,

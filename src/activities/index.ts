@@ -6,6 +6,7 @@ import { callModel, type CallModelInput } from './call-model.js';
 import { sharedProviderPauses, type ProviderPauses } from './provider-pauses.js';
 import { makeExecuteTool, type ExecuteToolInput } from './execute-tool.js';
 import { createStoreActivities } from './store-activities.js';
+import { createUserToolActivities } from './user-tool-activities.js';
 
 export type { CallModelInput } from './call-model.js';
 export type { ExecuteToolInput } from './execute-tool.js';
@@ -16,6 +17,7 @@ export type {
   StoredJobStatus,
 } from './store-activities.js';
 export { JOB_STATUS_RECORD } from './store-activities.js';
+export type { PrepareToolArgumentsInput } from './user-tool-activities.js';
 
 /**
  * The activities a worker registers, with the tool bodies it can run, the journal they share
@@ -36,6 +38,7 @@ export function createActivities(
     callModel: (input: CallModelInput) => callModel(input, pauses),
     executeTool: (input: ExecuteToolInput) => executeTool(input),
     ...createStoreActivities(store, executeTool, pauses),
+    ...createUserToolActivities(byName),
   };
 }
 

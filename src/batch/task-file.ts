@@ -1,5 +1,9 @@
-import { dirname } from 'node:path';
-import { buildJobInput } from '../job-input/build-job-input.js';
+import { dirname, resolve } from 'node:path';
+import {
+  buildJobInput,
+  isToolModuleEntry,
+  type ToolModuleNames,
+} from '../job-input/build-job-input.js';
 import { UsageError } from '../job-input/usage-error.js';
 import type { CompactionSettings } from '../workflows/compaction-settings.js';
 import type { JobBudget } from '../workflows/job-budget.js';
@@ -85,7 +89,13 @@ function compactionOf(task: Record<string, unknown>): CompactionSettings | undef
 }
 
 /** Checks one line the way `dar run` checks its flags; relative paths are the file's folder's. */
-function parseLine(text: string, line: number, folder: string, defaults: TaskDefaults): BatchTask {
+function parseLine(
+  text: string,
+  line: number,
+  folder: string,
+  defaults: TaskDefaults,
+  moduleTools: ToolModuleNames,
+): BatchTask {
   let task: unknown;
   try {
     task = JSON.parse(text);
@@ -113,6 +123,7 @@ function parseLine(text: string, line: number, folder: string, defaults: TaskDef
         compaction: compactionOf(task),
       },
       folder,
+      moduleTools,
     );
     return { id, line, input };
   } catch (error) {
@@ -126,7 +137,12 @@ function parseLine(text: string, line: number, folder: string, defaults: TaskDef
  * every line before anything starts. Throws one {@link UsageError} listing each bad line with its
  * number, so a batch with a single bad line does not start at all.
  */
-export function parseBatchFile(path: string, text: string, defaults: TaskDefaults): BatchTask[] {
+export function parseBatchFile(
+  path: string,
+  text: string,
+  defaults: TaskDefaults,
+  moduleTools: ToolModuleNames = new Map(),
+): BatchTask[] {
   const folder = dirname(path);
   const tasks: BatchTask[] = [];
   const problems: string[] = [];
@@ -135,7 +151,7 @@ export function parseBatchFile(path: string, text: string, defaults: TaskDefault
     const line = index + 1;
     if (content.trim() === '') return;
     try {
-      const task = parseLine(content, line, folder, defaults);
+      const task = parseLine(content, line, folder, defaults, moduleTools);
       const earlier = lineOfId.get(task.id);
       if (earlier !== undefined) {
         throw new LineError(`task id "${task.id}" is already used on line ${earlier}`);
@@ -153,4 +169,34 @@ export function parseBatchFile(path: string, text: string, defaults: TaskDefault
   }
   if (tasks.length === 0) throw new UsageError(`${path} holds no task`);
   return tasks;
+}
+
+/**
+ * The tool modules the lines name in `tools` (absolute paths, relative ones being the file's
+ * folder's), to load before the file is parsed. Lines that are not JSON are skipped here: the
+ * parse reports them.
+ */
+export function toolModulesOfBatchFile(path: string, text: string): string[] {
+  const folder = dirname(path);
+  const paths = new Set<string>();
+  for (const content of text.split(/\r?\n/)) {
+    let task: unknown;
+    try {
+      task = JSON.parse(content);
+    } catch {
+      continue;
+    }
+    if (!isRecord(task)) continue;
+    const list = Array.isArray(task.tools)
+      ? task.tools
+      : typeof task.tools === 'string'
+        ? task.tools.split(',')
+        : [];
+    for (const entry of list) {
+      if (typeof entry === 'string' && isToolModuleEntry(entry.trim())) {
+        paths.add(resolve(folder, entry.trim()));
+      }
+    }
+  }
+  return [...paths];
 }

@@ -14,3 +14,4 @@ export * from './loop.js';
 export * from './limits.js';
 export * from './tool-call-size.js';
 export * from './model-request-size.js';
+export * from './host-failure.js';

@@ -105,3 +105,10 @@ export function jsonLength(value: unknown): number {
     return Number.POSITIVE_INFINITY;
   }
 }
+
+/**
+ * The JSON of one tool's description (name, description, schema, options) for a tool given to
+ * a worker: it is recorded in a job's history (see `ToolDescription`). The worker refuses a
+ * larger tool when it starts.
+ */
+export const MAXIMUM_TOOL_DESCRIPTION_LENGTH = 64 * 1024;

@@ -1,5 +1,6 @@
 import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
 import type { ApprovalRequest, BeforeToolCallHook, HookSignal, RunContext } from './hooks.js';
+import { isHostFailure } from './host-failure.js';
 import { deepFreeze } from './json-values.js';
 import { quoteBounded } from './limits.js';
 import type { AssistantMessage, ToolCall } from './messages.js';
@@ -56,14 +57,16 @@ export function indexTools(tools: readonly ToolSpec[]): ReadonlyMap<string, Tool
 }
 
 /**
- * R6-R12 for one call, in order; the first failure decides. Never throws: whatever the
- * model sent, the outcome is a prepared call or an error result the model can read.
+ * R6-R12 for one call, in order; the first failure decides. Whatever the model sent, the
+ * outcome is a prepared call or an error result the model can read; only a `HostFailure` (the
+ * host cannot run the call's preflight here) is thrown.
  */
 export async function preflightToolCall(input: PreflightInput): Promise<PreflightOutcome> {
   const { toolCall } = input;
   try {
     return await runGates(input);
   } catch (error) {
+    if (isHostFailure(error)) throw error;
     return immediate(toolCall, messageOf(error));
   }
 }
@@ -79,9 +82,13 @@ async function runGates(input: PreflightInput): Promise<PreflightOutcome> {
   if (!tool) return immediate(toolCall, `Tool ${quoteBounded(String(toolCall.name))} not found`);
 
   // R7: the shim's throw is caught by the caller and becomes the error result.
-  const shaped = tool.prepareArguments
+  const shimmed: unknown = tool.prepareArguments
     ? tool.prepareArguments(toolCall.arguments)
     : toolCall.arguments;
+  // Awaited only when it is a promise (a worker-side shim): a synchronous shim adds no await,
+  // so the preflight of bundled tools runs exactly as before.
+  const shaped: unknown =
+    shimmed instanceof Promise ? await (shimmed as Promise<unknown>) : shimmed;
 
   // R8
   const validated = validateArguments(tool.name, tool.parameters, shaped, toolCall.arguments);

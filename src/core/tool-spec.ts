@@ -54,6 +54,8 @@ export interface ToolSpec<TParameters extends TSchema = TSchema> {
    * Contract: a pure function of its input (it runs in workflow code and is replayed); it must
    * not mutate its input; its output is validated against `parameters` next, so it is never a
    * way around the schema. Throwing is allowed: the message becomes the call's error result.
+   * It may return a promise: a tool given to the worker (not in the workflow bundle) has its
+   * shim run on the worker, as a local activity whose result the job's history records.
    */
   prepareArguments?: (rawArguments: unknown) => unknown;
   /** `sequential` makes every batch that calls this tool run one call at a time (R13). */

@@ -14,6 +14,17 @@ import { UsageError } from './usage-error.js';
 
 export const DEFAULT_TOOLS = ['read', 'write', 'edit', 'ls', 'bash'];
 
+/** The tool names of each loaded tool module, by absolute path. */
+export type ToolModuleNames = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * Whether an entry of a tool list (`--tools`, a batch line's `tools`) is a tool module's path
+ * rather than a tool name: it has a slash or ends in `.js`, `.mjs` or `.cjs`.
+ */
+export function isToolModuleEntry(entry: string): boolean {
+  return entry.includes('/') || /\.(c|m)?js$/.test(entry);
+}
+
 export interface JobFlags {
   prompt: string;
   model?: string | undefined;
@@ -70,16 +81,34 @@ function checkWorkspace(workspace: string, cwd: string): string {
   return path;
 }
 
-function checkTools(list: string): string[] {
-  const names = list
+/**
+ * A tool list: built-in names, and module paths (see `isToolModuleEntry`) that stand for every
+ * tool of the module, which the caller loaded (`moduleTools`: tool names by absolute path).
+ */
+function checkTools(list: string, cwd: string, moduleTools: ToolModuleNames): string[] {
+  const entries = list
     .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const known = Object.keys(builtinToolSpecs);
-  const unknown = names.filter((name) => !known.includes(name));
+  const names: string[] = [];
+  const unknown: string[] = [];
+  for (const entry of entries) {
+    if (isToolModuleEntry(entry)) {
+      const path = resolve(cwd, entry);
+      const loaded = moduleTools.get(path);
+      if (!loaded) throw new UsageError(`Tool module ${path} was not loaded`);
+      names.push(...loaded);
+    } else if (known.includes(entry)) {
+      names.push(entry);
+    } else {
+      unknown.push(entry);
+    }
+  }
   if (unknown.length > 0) {
     throw new UsageError(
-      `Unknown tool ${unknown.join(', ')} in --tools; known: ${known.join(', ')}`,
+      `Unknown tool ${unknown.join(', ')} in --tools; known: ${known.join(', ')} ` +
+        `(or a tool module: ./my-tools.js)`,
     );
   }
   return [...new Set(names)];
@@ -102,9 +131,14 @@ function checkPolicy(file: string, cwd: string): AgentJobInput['policy'] {
 
 /**
  * Turns command-line flags into a job input, checking everything that can be checked before
- * anything starts: model script, workspace, tool names, policy file, budget.
+ * anything starts: model script, workspace, tool names, policy file, budget. Tool modules named
+ * in `flags.tools` must be loaded already (`moduleTools`).
  */
-export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInput {
+export function buildJobInput(
+  flags: JobFlags,
+  cwd = process.cwd(),
+  moduleTools: ToolModuleNames = new Map(),
+): AgentJobInput {
   if (flags.prompt.trim() === '') throw new UsageError('The prompt is empty');
   const toolExecution = flags.toolExecution ?? 'parallel';
   if (toolExecution !== 'parallel' && toolExecution !== 'sequential') {
@@ -117,7 +151,7 @@ export function buildJobInput(flags: JobFlags, cwd = process.cwd()): AgentJobInp
     prompt: flags.prompt,
     model: checkModel(flags.model, cwd),
     workspace: checkWorkspace(flags.workspace ?? '.', cwd),
-    tools: checkTools(flags.tools ?? DEFAULT_TOOLS.join(',')),
+    tools: checkTools(flags.tools ?? DEFAULT_TOOLS.join(','), cwd, moduleTools),
     toolExecution,
   };
   if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);

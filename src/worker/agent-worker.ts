@@ -9,12 +9,14 @@ import { tracingWorkerOptions } from '../tracing/tracing-worker-options.js';
 import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
 import { makeRecordProgress } from '../activities/store-activities.js';
+import { noUserToolActivities } from '../activities/user-tool-activities.js';
+import { addProviders, type ProviderFactory } from '../providers/registry.js';
 import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
-import type { ToolImplementation } from '../tools/tool-implementation.js';
 import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
+import { workerToolList, type WorkerTool } from '../tools/user/worker-tools.js';
 import { progressSinks } from './progress-sink.js';
 import { AgentWorker } from './agent-worker-group.js';
 import { modelPacingFrom, type ModelPacing } from './model-pacing.js';
@@ -28,8 +30,21 @@ export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue?: string;
-  /** Tool bodies beyond the built-in ones; each needs a spec in the workflow bundle. */
-  tools?: ToolImplementation[];
+  /**
+   * Tools beyond the built-in ones: made by `defineTool`, or Pi `AgentTool` objects as Pi
+   * defines them. A job names them in its input's `tools`; their workflow half reaches the job
+   * through this worker (described at the job's start, recorded in its history), so no workflow
+   * bundle is built. Every worker of the task queue must be given the same tools. A name taken
+   * twice, or a built-in's, is refused (`ToolRegistrationError`).
+   */
+  tools?: readonly WorkerTool[];
+  /**
+   * Model providers beyond the built-in ones, by the name jobs use in `model` (`name:model-id`):
+   * each factory makes the `ModelProvider` (see its contract) for a model id. Their calls run on
+   * the jobs' task queue (unpaced; `modelPacing` applies to built-in providers). Registered for
+   * this process; a built-in provider's name is refused.
+   */
+  providers?: Readonly<Record<string, ProviderFactory>>;
   /** Another workflow module (one that builds its workflow with extra tool specs). */
   workflowsPath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
@@ -105,7 +120,8 @@ function workflowCode(workflowsPath: string | undefined, traced: boolean): Parti
  * jobs' search attributes, and with a `ModelPacingError` when `DAR_MODEL_RATE` is malformed.
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const tools = [...Object.values(builtinTools), ...(options.tools ?? [])];
+  const tools = workerToolList(Object.values(builtinTools), options.tools ?? []);
+  if (options.providers) addProviders(options.providers);
   const namespace = options.namespace ?? 'default';
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   if (!options.store) throw new Error('An agent worker needs a job store (options.store)');
@@ -133,7 +149,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   // progress recorder. Model calls and tool bodies are left to the other workers.
   const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
-    ? { recordProgress: makeRecordProgress(store) }
+    ? { recordProgress: makeRecordProgress(store), ...noUserToolActivities() }
     : createActivities(tools, store, await fileJournalIfAsked(), pauses);
   const main = await Worker.create({
     connection: options.connection,

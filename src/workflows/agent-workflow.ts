@@ -24,6 +24,7 @@ import { jobQueueModes, takeRunPrompts, withQueueModes } from './job-queue-modes
 import { runLegacyAgentJob } from './legacy/agent-workflow.js';
 import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js';
 import { createLocalActivityRecorder, createSinkRecorder } from './progress-recorder.js';
+import { resolveUserTools } from './user-tools.js';
 import { PROGRESS_SINK_PATCH } from './progress-sink.js';
 
 const DEFAULT_SYSTEM_PROMPT =
@@ -38,7 +39,9 @@ const DEFAULT_SYSTEM_PROMPT =
  */
 export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>) {
   return async function agentJob(input: AgentJobInput): Promise<AgentJobResult> {
-    const checked = checkJobInput(input, toolSpecs);
+    // Tools given to the worker rather than bundled: described by it (none asked for: no command).
+    const userTools = await resolveUserTools(input, toolSpecs);
+    const checked = checkJobInput(input, { ...toolSpecs, ...userTools });
     if (isLegacyCarriedState(input.carried) || !patched(JOB_STORE_PATCH)) {
       return runLegacyAgentJob(input as LegacyJobInput, checked);
     }

@@ -5,7 +5,7 @@ import { planBatch, runBatch, type BatchRun, type TaskProgress } from '../../bat
 import { liveProgress, plainProgress } from '../../batch/progress-display.js';
 import { countTasks } from '../../batch/progress-summary.js';
 import { throttledResults } from '../../batch/results-file.js';
-import { parseBatchFile } from '../../batch/task-file.js';
+import { parseBatchFile, toolModulesOfBatchFile } from '../../batch/task-file.js';
 import { batchWorkerOptions } from '../../batch/worker-slots.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { budgetMessage } from '../../workflows/job-budget.js';
@@ -16,6 +16,7 @@ import { openConnection } from '../connection.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
+import { loadToolModules, toolNamesOfModules, toolsOfModules } from '../tool-modules.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 
 const DEFAULT_CONCURRENCY = 4;
@@ -118,9 +119,16 @@ export async function batchCommand(argv: string[]): Promise<number> {
   const batchId = values['batch-id']
     ? checkBatchId(values['batch-id'], '--batch-id')
     : batchIdOf(file, contents);
+  // Tool modules named by the lines: their tools are the jobs', and the worker here runs them.
+  const toolModules = await loadToolModules(toolModulesOfBatchFile(file, contents));
   const tasks = planBatch(
     batchId,
-    parseBatchFile(file, contents, { model: defaultModel(values.model) }),
+    parseBatchFile(
+      file,
+      contents,
+      { model: defaultModel(values.model) },
+      toolNamesOfModules(toolModules),
+    ),
   );
   const resultsPath = resolve(values.results ?? defaultResultsPath(file));
   prepareResultsFolder(resultsPath);
@@ -164,6 +172,7 @@ export async function batchCommand(argv: string[]): Promise<number> {
           store: connection.store,
           workerOptions: batchWorkerOptions(concurrency),
           modelPacing,
+          tools: toolsOfModules(toolModules),
         });
         workerRun = worker.run();
       },

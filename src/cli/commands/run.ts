@@ -13,6 +13,12 @@ import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseKeepOpen } from '../../job-input/keep-open-flag.js';
 import { modelPacingOfFlags } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
+import {
+  loadToolModules,
+  toolModulePaths,
+  toolNamesOfModules,
+  toolsOfModules,
+} from '../tool-modules.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 /** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
@@ -78,27 +84,34 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     { min: 1, max: 1, names: 'one "<prompt>"' },
   );
+  // Tool modules in --tools are loaded first: the job names their tools, the worker runs them.
+  const toolModules = await loadToolModules(toolModulePaths(values.tools, process.cwd()));
   // Everything the user gave is checked before anything starts.
-  const input = buildJobInput({
-    prompt: positionals[0] ?? '',
-    model: values.model,
-    workspace: values.workspace,
-    tools: values.tools,
-    policy: values.policy,
-    toolExecution: values['tool-execution'],
-    systemPrompt: values['system-prompt'],
-    budget: parseBudgetFlags({
-      maxTurns: values['max-turns'],
-      maxTokens: values['max-tokens'],
-      maxCost: values['max-cost'],
-      maxTime: values['max-time'],
-    }),
-    keepOpenMs: values['keep-open'] === undefined ? undefined : parseKeepOpen(values['keep-open']),
-    compaction: parseCompactionFlags({
-      contextWindow: values['context-window'],
-      noCompaction: values['no-compaction'],
-    }),
-  });
+  const input = buildJobInput(
+    {
+      prompt: positionals[0] ?? '',
+      model: values.model,
+      workspace: values.workspace,
+      tools: values.tools,
+      policy: values.policy,
+      toolExecution: values['tool-execution'],
+      systemPrompt: values['system-prompt'],
+      budget: parseBudgetFlags({
+        maxTurns: values['max-turns'],
+        maxTokens: values['max-tokens'],
+        maxCost: values['max-cost'],
+        maxTime: values['max-time'],
+      }),
+      keepOpenMs:
+        values['keep-open'] === undefined ? undefined : parseKeepOpen(values['keep-open']),
+      compaction: parseCompactionFlags({
+        contextWindow: values['context-window'],
+        noCompaction: values['no-compaction'],
+      }),
+    },
+    process.cwd(),
+    toolNamesOfModules(toolModules),
+  );
 
   // The worker below reads DAR_MODEL_RATE: a malformed value stops here, before the job starts.
   const modelPacing = modelPacingOfFlags(undefined);
@@ -121,6 +134,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       namespace: connection.namespace,
       store: connection.store,
       modelPacing,
+      tools: toolsOfModules(toolModules),
     });
     const workerRun = worker.run();
     const interrupted = new AbortController();

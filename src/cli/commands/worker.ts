@@ -7,6 +7,7 @@ import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
+import { loadToolModules, toolModuleList, toolsOfModules } from '../tool-modules.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
 /** `--metrics-port`, else `DAR_METRICS_PORT`; undefined when neither is set (no metrics). */
@@ -25,11 +26,18 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'worker',
     argv,
-    { 'state-dir': { type: 'string' }, 'metrics-port': { type: 'string' }, ...modelRateOption },
+    {
+      'state-dir': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      tools: { type: 'string' },
+      ...modelRateOption,
+    },
     { min: 0, max: 0, names: 'no argument' },
   );
   const modelPacing = modelPacingOfFlags(values['model-rate']);
   const port = metricsPort(values['metrics-port']);
+  // `--tools ./a.js,./b.js`: modules whose tools this worker runs besides the built-in ones.
+  const toolModules = await loadToolModules(toolModuleList(values.tools, process.cwd()));
   const connection = await openConnection(values['state-dir']);
   let metricsServer: RunningMetricsServer | undefined;
   try {
@@ -45,6 +53,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       store: connection.store,
       modelPacing,
       ...(metrics ? { metrics } : {}),
+      tools: toolsOfModules(toolModules),
     });
     if (metrics && port !== undefined) {
       metricsServer = await startMetricsServer({

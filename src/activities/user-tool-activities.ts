@@ -1,0 +1,67 @@
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  MAXIMUM_ARGUMENTS_LENGTH,
+  MAXIMUM_ERROR_TEXT_LENGTH,
+  messageOf,
+  quoteBounded,
+} from '../core/index.js';
+import type { ToolImplementation } from '../tools/tool-implementation.js';
+import { ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE } from '../tools/user/failure-types.js';
+import { describeToolSpec, type DescribedTools } from '../tools/user/tool-description.js';
+
+export interface PrepareToolArgumentsInput {
+  toolName: string;
+  rawArguments: unknown;
+}
+
+/**
+ * The local activities through which a job learns the tools that are not in its workflow
+ * bundle: their descriptions (once per run, at its start) and their argument shims (per call).
+ * Both run on the worker that runs the workflow task, and history records their results.
+ */
+export function createUserToolActivities(tools: ReadonlyMap<string, ToolImplementation>) {
+  return {
+    async describeTools(names: string[]): Promise<DescribedTools> {
+      const described: DescribedTools = { tools: [], unknown: [] };
+      for (const name of names) {
+        const tool = tools.get(name);
+        if (tool) described.tools.push(describeToolSpec(tool.spec));
+        else described.unknown.push(name);
+      }
+      return described;
+    },
+
+    async prepareToolArguments(input: PrepareToolArgumentsInput): Promise<unknown> {
+      const shim = tools.get(input.toolName)?.spec.prepareArguments;
+      if (!shim) return input.rawArguments;
+      let shaped: unknown;
+      try {
+        shaped = await shim(input.rawArguments);
+      } catch (error) {
+        const message = quoteBounded(messageOf(error), MAXIMUM_ERROR_TEXT_LENGTH);
+        throw ApplicationFailure.nonRetryable(message, ARGUMENT_SHIM_FAILURE);
+      }
+      // What the shim returns is recorded in history: the same bound as the model's arguments.
+      const length = JSON.stringify(shaped ?? null).length;
+      if (length > MAXIMUM_ARGUMENTS_LENGTH) {
+        throw ApplicationFailure.nonRetryable(
+          `The argument shim of ${input.toolName} returned ${length} characters of JSON, ` +
+            `over the limit of ${MAXIMUM_ARGUMENTS_LENGTH}`,
+          ARGUMENT_SHIM_FAILURE,
+        );
+      }
+      return shaped ?? null;
+    },
+  };
+}
+
+/**
+ * The same activities on a worker that runs no tools (it only answers queries): they fail for
+ * another attempt, so the job's workflow task moves to a worker that has its tools.
+ */
+export function noUserToolActivities(): ReturnType<typeof createUserToolActivities> {
+  const refuse = async (): Promise<never> => {
+    throw ApplicationFailure.retryable('This worker runs no tools', NO_TOOLS_HERE);
+  };
+  return { describeTools: refuse, prepareToolArguments: refuse };
+}

@@ -1,0 +1,25 @@
+/** `durable-agent-runner/client`: start agent jobs and read them (events, status, transcript). */
+export {
+  AgentJob,
+  getJob,
+  startJob,
+  type FollowOptions,
+  type StartJobOptions,
+} from '../client/job-client.js';
+export type {
+  AgentJobInput,
+  AgentJobResult,
+  JobEvent,
+  JobPhase,
+  JobStatus,
+  SequencedEvent,
+} from '../workflows/job-types.js';
+export type {
+  AssistantMessage,
+  Message,
+  ToolResultMessage,
+  UserMessage,
+} from '../core/messages.js';
+export { openJobStore, type JobStoreSettings } from '../store/open-job-store.js';
+export type { JobStore } from '../store/job-store.js';
+export { openConnection, type CliConnection as RunnerConnection } from '../cli/connection.js';

@@ -1,0 +1,12 @@
+/** `durable-agent-runner/worker`: a worker that runs agent jobs, with your own tools. */
+export { createAgentWorker, type AgentWorkerOptions } from '../worker/agent-worker.js';
+export { AgentWorker } from '../worker/agent-worker-group.js';
+export { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
+export type { ModelPacing, ProviderPacing } from '../worker/model-pacing.js';
+export { openJobStore, type JobStoreSettings } from '../store/open-job-store.js';
+export type { JobStore } from '../store/job-store.js';
+export { FileJobStore, type FileJobStoreOptions } from '../store/file/file-job-store.js';
+export { openConnection, type CliConnection as RunnerConnection } from '../cli/connection.js';
+export type { ProviderFactory } from '../providers/registry.js';
+export type { ModelCallContext, ModelProvider } from '../providers/model-provider.js';
+export type { ModelRequest } from '../core/effects.js';

@@ -1,0 +1,88 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  patched,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
+import type { AgentActivities } from '../activities/index.js';
+import { ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE } from '../tools/user/failure-types.js';
+import { HostFailure, type ToolSpec } from '../core/index.js';
+import { specOfDescription } from '../tools/user/tool-description.js';
+import { BAD_INPUT } from './job-input-check.js';
+import { jobInputProblems } from './job-input-schema.js';
+import type { AgentJobInput } from './job-types.js';
+
+/**
+ * Marks histories of jobs that named tools outside the workflow bundle and had them described
+ * by their worker. A history recorded before (such a job failed as `BadInput` at once) replays
+ * as it ran.
+ */
+export const USER_TOOLS_PATCH = 'dar-user-tools';
+
+const { describeTools, prepareToolArguments } = proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '10 seconds',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: [ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE],
+  },
+});
+
+function failureType(error: unknown): string | undefined {
+  const cause = error instanceof ActivityFailure ? error.cause : undefined;
+  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+}
+
+/** A worker-side shim (R7): its thrown message becomes the call's error result. */
+async function runArgumentShim(toolName: string, rawArguments: unknown): Promise<unknown> {
+  try {
+    return await prepareToolArguments({ toolName, rawArguments });
+  } catch (error) {
+    if (failureType(error) === ARGUMENT_SHIM_FAILURE && error instanceof ActivityFailure) {
+      throw new Error(error.cause?.message ?? 'The argument shim failed', { cause: error });
+    }
+    // A read-only worker took the task: not the call's failure; another worker runs the shim.
+    if (failureType(error) === NO_TOOLS_HERE) {
+      throw new HostFailure('No tools on this worker', { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The specs of the job's tools that its workflow bundle lacks, as the worker running this
+ * workflow task describes them (a local activity: history keeps the answer, so a replay uses the
+ * same specs whatever the worker's code is by then). A tool no worker knows fails the job at once
+ * as `BadInput`. Nothing is asked, and no command issued, when every tool is in the bundle.
+ */
+export async function resolveUserTools(
+  input: AgentJobInput,
+  bundled: Readonly<Record<string, ToolSpec>>,
+): Promise<Record<string, ToolSpec>> {
+  // A malformed input is the input check's to report.
+  if (jobInputProblems(input).length > 0) return {};
+  const missing = [...new Set(input.tools.filter((name) => !Object.hasOwn(bundled, name)))];
+  if (missing.length === 0 || !patched(USER_TOOLS_PATCH)) return {};
+  let described;
+  try {
+    described = await describeTools(missing);
+  } catch (error) {
+    // A read-only worker took the task: failing the task hands it to a worker with tools.
+    if (failureType(error) === NO_TOOLS_HERE) {
+      throw new Error('No tools on this worker', { cause: error });
+    }
+    throw error;
+  }
+  if (described.unknown.length > 0) {
+    throw ApplicationFailure.nonRetryable(
+      `Tool ${described.unknown.join(', ')} is not known to this workflow or its worker`,
+      BAD_INPUT,
+    );
+  }
+  const specs: Record<string, ToolSpec> = {};
+  for (const description of described.tools) {
+    specs[description.name] = specOfDescription(description, runArgumentShim);
+  }
+  return specs;
+}
