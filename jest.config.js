@@ -23,4 +23,6 @@ export default {
   // The real-cluster tests need the Temporal server built from source: `npm run test:cluster`.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
   testTimeout: 60_000,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };

@@ -47,6 +47,12 @@ export interface AgentWorkerOptions {
   providers?: Readonly<Record<string, ProviderFactory>>;
   /** Another workflow module (one that builds its workflow with extra tool specs). */
   workflowsPath?: string;
+  /**
+   * A workflow bundle made beforehand from that module (`bundleWorkflowCode`, written to a
+   * file), used instead of bundling it again at start: for a process that starts many workers
+   * of one module (a test suite). It must include the tracing interceptors when tracing is on.
+   */
+  workflowBundlePath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
   workflowsOnly?: boolean;
   /**
@@ -141,7 +147,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       ...(options.metrics ? [metricsActivityInterceptor(options.metrics)] : []),
     ],
   };
-  const code = workflowCode(options.workflowsPath, tracing.enabled);
+  const code: Partial<WorkerOptions> = options.workflowBundlePath
+    ? { workflowBundle: { codePath: options.workflowBundlePath } }
+    : workflowCode(options.workflowsPath, tracing.enabled);
   // ... and a malformed DAR_STREAMING or DAR_STREAM_RETENTION.
   streamSettingsFromEnvironment();
   await checkSearchAttributes(options.connection, namespace);

@@ -13,6 +13,7 @@ import type { AgentWorker } from '../../src/worker/agent-worker-group.js';
 import type { AgentJobInput } from '../../src/workflows/job-types.js';
 import { flakyTool } from '../integration/agent/flaky-tool-body.js';
 import { startDevServer } from './temporal-server.js';
+import { cachedWorkflowBundle } from './workflow-bundle-cache.js';
 
 export const testWorkflowsPath = fileURLToPath(
   new URL('../integration/agent/workflows.ts', import.meta.url),
@@ -65,7 +66,7 @@ export async function createTestWorker(
   return createAgentWorker({
     connection: environment.nativeConnection,
     taskQueue,
-    workflowsPath: testWorkflowsPath,
+    workflowBundlePath: await cachedWorkflowBundle(testWorkflowsPath),
     tools: [flakyTool],
     store,
     workerOptions: { maxCachedWorkflows: 100, ...workerOptions },
