@@ -21,7 +21,7 @@ export class AgentMetrics {
   readonly registry = new Registry();
   private readonly jobs = new Gauge({
     name: 'dar_jobs',
-    help: 'Jobs this worker last saw in each phase (starting, model, tools, waiting); ended jobs are in dar_jobs_ended_total',
+    help: 'Jobs this worker last saw in each phase (starting, model, tools, approval, waiting); ended jobs are in dar_jobs_ended_total',
     labelNames: ['phase'],
     registers: [this.registry],
   });
