@@ -44,7 +44,12 @@ function jobHref(job: AgentJob): string {
 }
 
 /** A job whose first turn asks for one bash call that needs approval. */
-function startDeployJob(folder: string, command: string, finalText: string): Promise<AgentJob> {
+function startDeployJob(
+  folder: string,
+  command: string,
+  finalText: string,
+  keepOpenMs?: number,
+): Promise<AgentJob> {
   return startTestJob(
     server,
     jobInput({
@@ -54,6 +59,7 @@ function startDeployJob(folder: string, command: string, finalText: string): Pro
       ]),
       workspace: folder,
       policy: { rules: [rule] },
+      ...(keepOpenMs === undefined ? {} : { keepOpenMs }),
     }),
   );
 }
@@ -148,7 +154,8 @@ test('R22: Deny with a note on the approvals page: the tool never runs and the m
 
 test('R22: a call decided elsewhere meanwhile: the click answers with the refusal on the page', async () => {
   const folder = temporaryFolder('dar-console-twice-');
-  const job = await startDeployJob(folder, 'echo deploy > twice.txt', 'Done.');
+  // Kept open after its run: the second decision meets the job, not its end.
+  const job = await startDeployJob(folder, 'echo deploy > twice.txt', 'Done.', 120_000);
   await page.goto(jobHref(job));
   const card = page.locator('#approvals .approval[data-tool-call-id="deploy-call"]');
   await card.waitFor({ timeout: 30_000 });
@@ -158,6 +165,7 @@ test('R22: a call decided elsewhere meanwhile: the click answers with the refusa
   );
   await card.locator('button.approve').click();
   await page.locator('#approval-message.error', { hasText: /already denied by console/ }).waitFor();
-  await job.result();
+  await page.locator('.assistant', { hasText: 'Done.' }).waitFor();
   expect(existsSync(join(folder, 'twice.txt'))).toBe(false);
+  await job.handle.terminate();
 });
