@@ -61,9 +61,19 @@ function showSummary(summary) {
   cancelButton.disabled = !summary.running;
 }
 
-/** The job's waiting calls; the section shows while some wait or a decision's outcome shows. */
-async function refreshApprovals(running) {
-  const answer = running ? await getJson(jobPath(jobId, '/approvals')) : { approvals: [], now: 0 };
+/**
+ * The job's waiting calls, asked only while its phase is `approval` (the query needs a worker).
+ * The section shows while some wait or a decision's outcome shows.
+ */
+async function refreshApprovals(summary) {
+  let answer = { approvals: [], now: 0 };
+  if (summary.running && summary.status?.phase === 'approval') {
+    try {
+      answer = await getJson(jobPath(jobId, '/approvals'));
+    } catch (error) {
+      approvals.say(`Reading the calls waiting for approval failed: ${error.message}`, true);
+    }
+  }
   approvals.show(answer.approvals, answer.now);
   approvalSection.hidden = answer.approvals.length === 0 && approvalMessage.hidden;
 }
@@ -72,7 +82,7 @@ async function refreshSummary() {
   try {
     const summary = await getJson(jobPath(jobId));
     showSummary(summary);
-    await refreshApprovals(summary.running);
+    await refreshApprovals(summary);
     jobError.hidden = true;
   } catch (error) {
     jobError.textContent = error.message;

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { QueryNotRegisteredError, WorkflowNotFoundError } from '@temporalio/client';
 import {
   ApprovalRefusedError,
   decideApproval,
@@ -64,8 +64,10 @@ export const jobApprovalsRoute: Route = {
       try {
         pending = await job.handle.query(pendingApprovalsQuery);
       } catch (error) {
-        // Closed since it was described.
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        // Closed since it was described, or a job of a release without approvals.
+        const none =
+          error instanceof WorkflowNotFoundError || error instanceof QueryNotRegisteredError;
+        if (!none) throw error;
       }
     }
     const approvals = pending.map((call) => ({ jobId: id, ...(call as object) }));
