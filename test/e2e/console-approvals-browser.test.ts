@@ -37,6 +37,9 @@ const rule: PolicyRule = {
   approve: true,
 };
 
+// (No quotes: the command holds it in a single-quoted shell word, shown as JSON.)
+const MARKUP_IN_ARGUMENTS = '<img src=x onerror=window.__injected=1>';
+
 let page: Page;
 
 function jobHref(job: AgentJob): string {
@@ -116,7 +119,7 @@ test('R22: Deny with a note on the approvals page: the tool never runs and the m
   const folder = temporaryFolder('dar-console-deny-');
   const job = await startDeployJob(
     folder,
-    'echo deploy > denied.txt',
+    `echo '${MARKUP_IN_ARGUMENTS}' deploy > denied.txt`,
     'Understood, not deploying.',
   );
   await page.goto(`${web.console.url}approvals`);
@@ -128,6 +131,12 @@ test('R22: Deny with a note on the approvals page: the tool never runs and the m
   await expect(card.locator('[data-field="tool"]').textContent()).resolves.toBe('bash');
   await expect(card.locator('[data-field="waiting"]').textContent()).resolves.toMatch(/^\d+s$/);
   await expect(card.locator('[data-field="deadline"]').textContent()).resolves.toBe('none');
+  // Arguments with markup show as text; nothing of it runs.
+  await expect(card.locator('.tool-arguments').textContent()).resolves.toContain(
+    MARKUP_IN_ARGUMENTS,
+  );
+  await expect(page.locator('#approvals img').count()).resolves.toBe(0);
+  await expect(page.evaluate('window.__injected')).resolves.toBe(undefined);
   if (screenshots) {
     await page.screenshot({ path: join(screenshots, 'console-approvals.png'), fullPage: true });
   }
