@@ -33,3 +33,14 @@ export function jobPath(id, rest = '') {
 export function jobPageHref(id) {
   return `/job?${new URLSearchParams({ id })}`;
 }
+
+/** POSTs a JSON body; rejects with the server's error message. */
+export async function postJson(path, body) {
+  return answerOf(
+    await fetch(path, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+}

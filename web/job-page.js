@@ -1,6 +1,8 @@
 // One job: its status (read again every few seconds), its transcript and events as they are
-// stored (a Server-Sent Events stream), and a button that cancels it.
+// stored (a Server-Sent Events stream), its calls waiting for approval, and a button that
+// cancels it.
 import { getJson, jobPath, post } from './api.js';
+import { ApprovalList } from './approval-list.js';
 import { element, replaceChildren } from './dom.js';
 import { formatCost, formatWorkflowStatus, orDash } from './format.js';
 import { Timeline } from './timeline.js';
@@ -14,6 +16,12 @@ const actionMessage = document.getElementById('action-message');
 const jobError = document.getElementById('job-error');
 const streamState = document.getElementById('stream-state');
 const timeline = new Timeline(document.getElementById('timeline'));
+const approvalSection = document.getElementById('job-approvals');
+const approvalMessage = document.getElementById('approval-message');
+const approvals = new ApprovalList(document.getElementById('approvals'), approvalMessage, {
+  showJob: false,
+  onDecided: () => void refreshSummary(),
+});
 
 document.getElementById('job-title').textContent = jobId;
 document.title = `${jobId} · dar console`;
@@ -53,9 +61,28 @@ function showSummary(summary) {
   cancelButton.disabled = !summary.running;
 }
 
+/**
+ * The job's waiting calls, asked only while its phase is `approval` (the query needs a worker).
+ * The section shows while some wait or a decision's outcome shows.
+ */
+async function refreshApprovals(summary) {
+  let answer = { approvals: [], now: 0 };
+  if (summary.running && summary.status?.phase === 'approval') {
+    try {
+      answer = await getJson(jobPath(jobId, '/approvals'));
+    } catch (error) {
+      approvals.say(`Reading the calls waiting for approval failed: ${error.message}`, true);
+    }
+  }
+  approvals.show(answer.approvals, answer.now);
+  approvalSection.hidden = answer.approvals.length === 0 && approvalMessage.hidden;
+}
+
 async function refreshSummary() {
   try {
-    showSummary(await getJson(jobPath(jobId)));
+    const summary = await getJson(jobPath(jobId));
+    showSummary(summary);
+    await refreshApprovals(summary);
     jobError.hidden = true;
   } catch (error) {
     jobError.textContent = error.message;

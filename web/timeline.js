@@ -95,6 +95,10 @@ export class Timeline {
         return undefined;
       case 'tool_execution_end':
         return this.toolEnd(event);
+      case 'approval_requested':
+        return this.approvalRequested(event);
+      case 'approval_decided':
+        return this.approvalDecided(event);
       case 'compaction':
         return entry(
           event,
@@ -177,5 +181,44 @@ export class Timeline {
     card.classList.add(event.isError ? 'error' : 'ok');
     card.dataset.endSeq = String(event.seq);
     return undefined;
+  }
+
+  approvalRequested(event) {
+    const deadline =
+      typeof event.deadline === 'number'
+        ? `; deadline ${new Date(event.deadline).toLocaleString()}, then ${event.onTimeout ?? 'deny'}`
+        : '';
+    return entry(
+      event,
+      'approval requested',
+      element('span', { className: 'label', text: 'approval' }),
+      element('span', {
+        className: 'approval-text',
+        text: `${event.toolName} call ${event.toolCallId} waits for approval: ${event.reason ?? ''}${deadline}`,
+      }),
+      element('pre', { className: 'tool-arguments', text: jsonText(event.args) }),
+    );
+  }
+
+  approvalDecided(event) {
+    const approved = event.decision === 'approve';
+    let how;
+    if (event.source === 'timeout') {
+      how = `${approved ? 'allowed' : 'denied'} when the approval deadline passed`;
+    } else if (event.source === 'cancelled') {
+      how = 'stopped waiting: the job was cancelled';
+    } else {
+      how = `${approved ? 'approved' : 'denied'}${event.by ? ` by ${event.by}` : ''}`;
+    }
+    const note = event.note ? `: ${event.note}` : '';
+    return entry(
+      event,
+      `approval decided ${approved ? 'approved' : 'denied'}`,
+      element('span', { className: 'label', text: 'approval' }),
+      element('span', {
+        className: 'approval-text',
+        text: `${event.toolName} call ${event.toolCallId} ${how}${note}`,
+      }),
+    );
   }
 }

@@ -15,7 +15,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** Pages by their address; other files are served under their own name. */
-const PAGES: Readonly<Record<string, string>> = { '/': 'index.html', '/job': 'job.html' };
+const PAGES: Readonly<Record<string, string>> = {
+  '/': 'index.html',
+  '/job': 'job.html',
+  '/approvals': 'approvals.html',
+};
 
 /**
  * The console's static files. Only the files found in `web/` when the console starts are

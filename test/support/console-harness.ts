@@ -30,7 +30,7 @@ export interface HttpAnswer {
 export function consoleRequest(
   consoleServer: ConsoleServer,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
@@ -46,7 +46,7 @@ export function consoleRequest(
       },
     );
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 }
 

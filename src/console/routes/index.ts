@@ -1,3 +1,4 @@
+import { approvalRoutes } from './approval-routes.js';
 import { jobEventsRoute } from './job-events-route.js';
 import { jobRoutes } from './job-routes.js';
 import { jobsRoutes } from './jobs-routes.js';
@@ -8,4 +9,9 @@ import type { Route } from './route.js';
  * adds its module's routes here and its page under `web/`; the server, the access checks and
  * the static files need no change.
  */
-export const consoleRoutes: readonly Route[] = [...jobsRoutes, ...jobRoutes, jobEventsRoute];
+export const consoleRoutes: readonly Route[] = [
+  ...jobsRoutes,
+  ...jobRoutes,
+  jobEventsRoute,
+  ...approvalRoutes,
+];
