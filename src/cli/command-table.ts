@@ -32,7 +32,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   worker: {
     usage:
-      'dar worker [--tools ./my-tools.js,...] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--metrics-port N] [--state-dir DIR]',
+      'dar worker [--tools ./my-tools.js,...] [--mcp-config mcp.json] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--metrics-port N] [--state-dir DIR]',
     load: async () => (await import('./commands/worker.js')).workerCommand,
   },
   events: {

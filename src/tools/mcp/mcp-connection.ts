@@ -22,7 +22,10 @@ const CALL_TIMEOUT_MS = 10 * 60_000;
 /** A failure after which the connection cannot be trusted: the next call connects again. */
 function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof McpError)) return true;
-  return error.code === ErrorCode.ConnectionClosed || error.code === ErrorCode.RequestTimeout;
+  const code: number = error.code;
+  return (
+    code === (ErrorCode.ConnectionClosed as number) || code === (ErrorCode.RequestTimeout as number)
+  );
 }
 
 /**

@@ -25,8 +25,9 @@ export function mcpToolName(server: string, tool: string): string {
  * draft-07; MCP servers often name a newer draft for the same keywords).
  */
 function parametersOf(tool: Tool): TSchema {
-  const { $schema: _ignored, ...schema } = tool.inputSchema as Record<string, unknown>;
-  return { ...schema, type: 'object' } as unknown as TSchema;
+  const schema: Record<string, unknown> = { ...tool.inputSchema, type: 'object' };
+  delete schema.$schema;
+  return schema as unknown as TSchema;
 }
 
 function toolOf(connection: McpServerConnection, tool: Tool): ToolImplementation {
