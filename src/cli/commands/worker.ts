@@ -41,7 +41,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   // `--tools ./a.js,./b.js`: modules whose tools this worker runs besides the built-in ones.
   const toolModules = await loadToolModules(toolModuleList(values.tools, process.cwd()));
   // `--mcp-config mcp.json`: MCP servers whose tools (`server__tool`) this worker runs too.
-  const mcpServers = await connectConfiguredMcpServers(values['mcp-config']);
+  const mcpServers = await connectConfiguredMcpServers(values['mcp-config'], 'worker');
   let connection: Awaited<ReturnType<typeof openConnection>>;
   try {
     connection = await openConnection(values['state-dir']);
