@@ -15,7 +15,7 @@ export interface CommandEntry {
 export const commands: Readonly<Record<string, CommandEntry>> = {
   run: {
     usage:
-      'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] ' +
+      'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] [--mcp-config mcp.json] ' +
       '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json [--live]] [--detach] ' +
       '[--keep-open DURATION] [--system-prompt TEXT] [--max-turns N] [--max-tokens N] ' +
       '[--max-cost USD] [--max-time DURATION] [--context-window N] [--no-compaction] ' +
@@ -32,7 +32,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   worker: {
     usage:
-      'dar worker [--tools ./my-tools.js,...] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--metrics-port N] [--state-dir DIR]',
+      'dar worker [--tools ./my-tools.js,...] [--mcp-config mcp.json] [--model-rate PROVIDER=RATE[,concurrency=N]]... [--metrics-port N] [--state-dir DIR]',
     load: async () => (await import('./commands/worker.js')).workerCommand,
   },
   events: {

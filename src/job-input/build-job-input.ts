@@ -85,12 +85,17 @@ function checkWorkspace(workspace: string, cwd: string): string {
  * A tool list: built-in names, and module paths (see `isToolModuleEntry`) that stand for every
  * tool of the module, which the caller loaded (`moduleTools`: tool names by absolute path).
  */
-function checkTools(list: string, cwd: string, moduleTools: ToolModuleNames): string[] {
+function checkTools(
+  list: string,
+  cwd: string,
+  moduleTools: ToolModuleNames,
+  otherTools: readonly string[],
+): string[] {
   const entries = list
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
-  const known = Object.keys(builtinToolSpecs);
+  const known = [...Object.keys(builtinToolSpecs), ...otherTools];
   const names: string[] = [];
   const unknown: string[] = [];
   for (const entry of entries) {
@@ -132,12 +137,14 @@ function checkPolicy(file: string, cwd: string): AgentJobInput['policy'] {
 /**
  * Turns command-line flags into a job input, checking everything that can be checked before
  * anything starts: model script, workspace, tool names, policy file, budget. Tool modules named
- * in `flags.tools` must be loaded already (`moduleTools`).
+ * in `flags.tools` must be loaded already (`moduleTools`); `otherTools` are more names a job may
+ * list (the tools of MCP servers, `server__tool`).
  */
 export function buildJobInput(
   flags: JobFlags,
   cwd = process.cwd(),
   moduleTools: ToolModuleNames = new Map(),
+  otherTools: readonly string[] = [],
 ): AgentJobInput {
   if (flags.prompt.trim() === '') throw new UsageError('The prompt is empty');
   const toolExecution = flags.toolExecution ?? 'parallel';
@@ -151,7 +158,7 @@ export function buildJobInput(
     prompt: flags.prompt,
     model: checkModel(flags.model, cwd),
     workspace: checkWorkspace(flags.workspace ?? '.', cwd),
-    tools: checkTools(flags.tools ?? DEFAULT_TOOLS.join(','), cwd, moduleTools),
+    tools: checkTools(flags.tools ?? DEFAULT_TOOLS.join(','), cwd, moduleTools, otherTools),
     toolExecution,
   };
   if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);

@@ -10,3 +10,15 @@ export { openConnection, type CliConnection as RunnerConnection } from '../cli/c
 export type { ProviderFactory } from '../providers/registry.js';
 export type { ModelCallContext, ModelProvider } from '../providers/model-provider.js';
 export type { ModelRequest } from '../core/effects.js';
+export { connectMcpServers, mcpToolName, type McpServers } from '../tools/mcp/mcp-tools.js';
+export {
+  McpConfigError,
+  parseMcpConfig,
+  readMcpConfigFile,
+  type McpConfig,
+  type McpHttpServer,
+  type McpServerConfig,
+  type McpStdioServer,
+} from '../tools/mcp/mcp-config.js';
+export { McpServerConnection } from '../tools/mcp/mcp-connection.js';
+export { McpToolError } from '../tools/mcp/mcp-result.js';

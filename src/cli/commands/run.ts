@@ -13,11 +13,14 @@ import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseKeepOpen } from '../../job-input/keep-open-flag.js';
 import { modelPacingOfFlags } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
+import { connectConfiguredMcpServers } from '../mcp-servers.js';
+import type { McpServers } from '../../tools/mcp/mcp-tools.js';
 import {
   loadToolModules,
   toolModulePaths,
   toolNamesOfModules,
   toolsOfModules,
+  type ToolModules,
 } from '../tool-modules.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
@@ -58,14 +61,15 @@ async function startOrAttach(
   }
 }
 
-export async function runCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(
+function parseRunFlags(argv: string[]) {
+  return parseFlags(
     'run',
     argv,
     {
       model: { type: 'string' },
       workspace: { type: 'string' },
       tools: { type: 'string' },
+      'mcp-config': { type: 'string' },
       policy: { type: 'string' },
       'tool-execution': { type: 'string' },
       'system-prompt': { type: 'string' },
@@ -84,8 +88,29 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     { min: 1, max: 1, names: 'one "<prompt>"' },
   );
+}
+
+type RunFlags = ReturnType<typeof parseRunFlags>['values'];
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseRunFlags(argv);
   // Tool modules in --tools are loaded first: the job names their tools, the worker runs them.
   const toolModules = await loadToolModules(toolModulePaths(values.tools, process.cwd()));
+  // MCP servers' tools (`server__tool`) may be named in --tools too; this process runs them.
+  const mcpServers = await connectConfiguredMcpServers(values['mcp-config'], 'run');
+  try {
+    return await runJob(values, positionals, toolModules, mcpServers);
+  } finally {
+    await mcpServers?.close();
+  }
+}
+
+async function runJob(
+  values: RunFlags,
+  positionals: string[],
+  toolModules: ToolModules,
+  mcpServers: McpServers | undefined,
+): Promise<number> {
   // Everything the user gave is checked before anything starts.
   const input = buildJobInput(
     {
@@ -111,6 +136,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     process.cwd(),
     toolNamesOfModules(toolModules),
+    mcpServers?.tools.map((tool) => tool.spec.name) ?? [],
   );
 
   // The worker below reads DAR_MODEL_RATE: a malformed value stops here, before the job starts.
@@ -134,7 +160,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       namespace: connection.namespace,
       store: connection.store,
       modelPacing,
-      tools: toolsOfModules(toolModules),
+      tools: [...toolsOfModules(toolModules), ...(mcpServers?.tools ?? [])],
     });
     const workerRun = worker.run();
     const interrupted = new AbortController();

@@ -7,6 +7,7 @@ import { DEFAULT_TASK_QUEUE } from '../../worker/task-queue.js';
 import { openConnection } from '../connection.js';
 import { modelPacingOfFlags, modelRateOption } from '../model-rate-flag.js';
 import { parseFlags } from '../parse-flags.js';
+import { connectConfiguredMcpServers } from '../mcp-servers.js';
 import { loadToolModules, toolModuleList, toolsOfModules } from '../tool-modules.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
@@ -30,6 +31,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       'state-dir': { type: 'string' },
       'metrics-port': { type: 'string' },
       tools: { type: 'string' },
+      'mcp-config': { type: 'string' },
       ...modelRateOption,
     },
     { min: 0, max: 0, names: 'no argument' },
@@ -38,7 +40,15 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const port = metricsPort(values['metrics-port']);
   // `--tools ./a.js,./b.js`: modules whose tools this worker runs besides the built-in ones.
   const toolModules = await loadToolModules(toolModuleList(values.tools, process.cwd()));
-  const connection = await openConnection(values['state-dir']);
+  // `--mcp-config mcp.json`: MCP servers whose tools (`server__tool`) this worker runs too.
+  const mcpServers = await connectConfiguredMcpServers(values['mcp-config'], 'worker');
+  let connection: Awaited<ReturnType<typeof openConnection>>;
+  try {
+    connection = await openConnection(values['state-dir']);
+  } catch (error) {
+    await mcpServers?.close();
+    throw error;
+  }
   let metricsServer: RunningMetricsServer | undefined;
   try {
     const metrics = port === undefined ? undefined : new AgentMetrics();
@@ -53,7 +63,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       store: connection.store,
       modelPacing,
       ...(metrics ? { metrics } : {}),
-      tools: toolsOfModules(toolModules),
+      tools: [...toolsOfModules(toolModules), ...(mcpServers?.tools ?? [])],
     });
     if (metrics && port !== undefined) {
       metricsServer = await startMetricsServer({
@@ -81,5 +91,6 @@ export async function workerCommand(argv: string[]): Promise<number> {
   } finally {
     await metricsServer?.close();
     await connection.close();
+    await mcpServers?.close();
   }
 }

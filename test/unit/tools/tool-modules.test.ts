@@ -71,6 +71,19 @@ test('--tools mixes built-in names and modules; a module stands for all its tool
   expect(() => toolModuleList('read,./tools.mjs', folder)).toThrow(/not tool names: read/);
 });
 
+test('dar run --tools may name the tools of MCP servers it was given', () => {
+  const folder = project();
+  const flags = { prompt: 'p', model: 'scripted:script.json', workspace: 'work' };
+  const mcpTools = ['fs__read_text_file', 'fs__write_file'];
+  expect(
+    buildJobInput({ ...flags, tools: 'read,fs__read_text_file' }, folder, new Map(), mcpTools)
+      .tools,
+  ).toEqual(['read', 'fs__read_text_file']);
+  expect(() =>
+    buildJobInput({ ...flags, tools: 'fs__delete_everything' }, folder, new Map(), mcpTools),
+  ).toThrow(/Unknown tool fs__delete_everything in --tools/);
+});
+
 test("a batch line's tools may name modules, relative to the batch file's folder", async () => {
   const folder = project();
   const file = join(folder, 'tasks.jsonl');

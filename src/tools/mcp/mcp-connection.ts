@@ -1,0 +1,148 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isHttpServer, type McpServerConfig } from './mcp-config.js';
+
+const CLIENT_INFO = { name: 'durable-agent-runner', version: '1' };
+
+/**
+ * How long one tool call may take before the client gives up on it. The tool activity's own
+ * start-to-close timeout (10 minutes unless the tool says otherwise) and its abort signal are the
+ * real limits; the SDK's default of one minute would cut long tools short.
+ */
+const CALL_TIMEOUT_MS = 10 * 60_000;
+
+/** A failure after which the connection cannot be trusted: the next call connects again. */
+function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof McpError)) return true;
+  const code: number = error.code;
+  return (
+    code === (ErrorCode.ConnectionClosed as number) || code === (ErrorCode.RequestTimeout as number)
+  );
+}
+
+/**
+ * One worker's connection to one MCP server, made on first use and made again on the next use
+ * after it was lost (the server process exited, the HTTP session expired, a transport error).
+ * A call that was under way when the connection went fails; it is not sent again, because the
+ * server may have run it.
+ */
+export class McpServerConnection {
+  private current: Promise<Client> | undefined;
+  private transport: Transport | undefined;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly server: McpServerConfig,
+  ) {}
+
+  /** Whether a connection is open (or being opened) now. */
+  get connected(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** The stdio server's process id while connected; undefined for HTTP servers. */
+  get processId(): number | undefined {
+    return this.transport instanceof StdioClientTransport
+      ? (this.transport.pid ?? undefined)
+      : undefined;
+  }
+
+  // Not async: the promise returned must be the one `forget` is given.
+  private connect(): Promise<Client> {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const transport: Transport = isHttpServer(this.server)
+      ? new StreamableHTTPClientTransport(new URL(this.server.url), {
+          requestInit: { headers: { ...this.server.headers } },
+        })
+      : new StdioClientTransport({
+          command: this.server.command,
+          args: this.server.args ?? [],
+          ...(this.server.env ? { env: this.server.env } : {}),
+          ...(this.server.cwd ? { cwd: this.server.cwd } : {}),
+        });
+    const attempt = client.connect(transport).then(() => client);
+    client.onclose = () => this.forget(attempt);
+    this.transport = transport;
+    return attempt;
+  }
+
+  /** Drops a connection that is gone, unless a newer one took its place already. */
+  private forget(connection: Promise<Client>): void {
+    if (this.current !== connection) return;
+    this.current = undefined;
+    this.transport = undefined;
+  }
+
+  /** The connected client, connecting first when there is no connection. */
+  async client(): Promise<Client> {
+    if (this.closed) throw new Error(`MCP server ${this.name}: the connection was closed`);
+    const connection = (this.current ??= this.connect());
+    try {
+      return await connection;
+    } catch (error) {
+      this.forget(connection);
+      throw new Error(`MCP server ${this.name} cannot be reached (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** Every tool the server lists (all pages). */
+  async listTools(): Promise<Tool[]> {
+    const client = await this.client();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  /**
+   * Calls a tool; `signal` cancels the request (the server is told with `notifications/cancelled`).
+   * Rejects when the call cannot be made or its answer is lost; the server's own tool errors come
+   * back as a result with `isError`.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const client = await this.client();
+    // The connection that gave this client, to forget if the call shows it is lost.
+    const connection = this.current;
+    try {
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: CALL_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+      })) as CallToolResult;
+    } catch (error) {
+      if (!signal.aborted && isConnectionFailure(error) && connection) {
+        this.forget(connection);
+        void client.close().catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /** Closes the connection (a stdio server is stopped); later calls fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const connection = this.current;
+    this.current = undefined;
+    this.transport = undefined;
+    if (connection) await (await connection.catch(() => undefined))?.close();
+  }
+}
