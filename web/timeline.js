@@ -1,6 +1,7 @@
 // A job's transcript and events as a timeline: one entry per event that a person reads, tool
 // calls as cards that get their result when it comes. All job text is set as text.
 import { element, jsonText } from './dom.js';
+import { LiveView } from './live-view.js';
 
 /** The text of message or tool-result content blocks; images and others by their type. */
 function contentText(content) {
@@ -62,6 +63,12 @@ export class Timeline {
     this.turn = 0;
     /** Tool cards by tool call id, to put each result in its call's card. */
     this.toolCards = new Map();
+    this.live = new LiveView(list, (event) => this.toolCard(event));
+  }
+
+  /** Adds a live event (token deltas, tool output) of something still under way. */
+  addLive(event) {
+    this.live.add(event);
   }
 
   /** Adds an event (`{ type, seq, ... }`); one already shown (a reconnect) is skipped. */
@@ -124,6 +131,7 @@ export class Timeline {
     const message = event.message ?? {};
     if (message.role === 'toolResult') return undefined;
     if (message.role === 'assistant') {
+      this.live.messageEnded();
       const failed = message.stopReason === 'error' || message.stopReason === 'aborted';
       return entry(
         event,
@@ -170,6 +178,7 @@ export class Timeline {
   }
 
   toolEnd(event) {
+    this.live.toolEnded(event.toolCallId);
     const card = this.toolCard(event);
     const result = card.querySelector('.tool-result');
     result.textContent = contentText(event.result?.content) || '(no output)';
