@@ -93,8 +93,14 @@ export class Timeline {
         return undefined;
       case 'message_end':
         return this.message(event);
-      case 'tool_execution_start':
-        return this.toolStart(event);
+      case 'tool_execution_start': {
+        // Live output may have made the card already (its start was on its way to the store).
+        const early = this.toolCards.get(event.toolCallId);
+        if (!early) return this.toolStart(event);
+        early.querySelector('.tool-arguments').textContent = jsonText(event.args);
+        early.dataset.seq = String(event.seq);
+        return undefined;
+      }
       case 'tool_execution_update':
         this.toolCard(event).querySelector('.tool-result').textContent = contentText(
           event.partialResult?.content ?? event.partialResult,
