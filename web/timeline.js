@@ -99,6 +99,9 @@ export class Timeline {
         if (!early) return this.toolStart(event);
         early.querySelector('.tool-arguments').textContent = jsonText(event.args);
         early.dataset.seq = String(event.seq);
+        early.querySelector('.seq').textContent = `#${event.seq}`;
+        // Moved to where its start event puts it in the timeline.
+        this.list.append(early);
         return undefined;
       }
       case 'tool_execution_update':
