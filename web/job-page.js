@@ -1,6 +1,7 @@
 // One job: its status (read again every few seconds), its transcript and events as they are
-// stored (a Server-Sent Events stream), its calls waiting for approval, and a button that
-// cancels it.
+// stored, with the answer being written and a running tool's output live (a Server-Sent Events
+// stream; a reconnect resumes from the last message's id), its calls waiting for approval, and
+// a button that cancels it.
 import { getJson, jobPath, post } from './api.js';
 import { ApprovalList } from './approval-list.js';
 import { element, replaceChildren } from './dom.js';
@@ -97,6 +98,9 @@ function followEvents() {
   });
   source.addEventListener('job-event', (message) => {
     timeline.add(JSON.parse(message.data));
+  });
+  source.addEventListener('live-event', (message) => {
+    timeline.addLive(JSON.parse(message.data));
   });
   source.addEventListener('stream-error', (message) => {
     streamState.textContent = `(reading events failed: ${JSON.parse(message.data).error}; retrying)`;

@@ -1,6 +1,7 @@
 // A job's transcript and events as a timeline: one entry per event that a person reads, tool
 // calls as cards that get their result when it comes. All job text is set as text.
 import { element, jsonText } from './dom.js';
+import { LiveView } from './live-view.js';
 
 /** The text of message or tool-result content blocks; images and others by their type. */
 function contentText(content) {
@@ -62,6 +63,12 @@ export class Timeline {
     this.turn = 0;
     /** Tool cards by tool call id, to put each result in its call's card. */
     this.toolCards = new Map();
+    this.live = new LiveView(list, (event) => this.toolCard(event));
+  }
+
+  /** Adds a live event (token deltas, tool output) of something still under way. */
+  addLive(event) {
+    this.live.add(event);
   }
 
   /** Adds an event (`{ type, seq, ... }`); one already shown (a reconnect) is skipped. */
@@ -86,8 +93,17 @@ export class Timeline {
         return undefined;
       case 'message_end':
         return this.message(event);
-      case 'tool_execution_start':
-        return this.toolStart(event);
+      case 'tool_execution_start': {
+        // Live output may have made the card already (its start was on its way to the store).
+        const early = this.toolCards.get(event.toolCallId);
+        if (!early) return this.toolStart(event);
+        early.querySelector('.tool-arguments').textContent = jsonText(event.args);
+        early.dataset.seq = String(event.seq);
+        early.querySelector('.seq').textContent = `#${event.seq}`;
+        // Moved to where its start event puts it in the timeline.
+        this.list.append(early);
+        return undefined;
+      }
       case 'tool_execution_update':
         this.toolCard(event).querySelector('.tool-result').textContent = contentText(
           event.partialResult?.content ?? event.partialResult,
@@ -128,6 +144,7 @@ export class Timeline {
     const message = event.message ?? {};
     if (message.role === 'toolResult') return undefined;
     if (message.role === 'assistant') {
+      this.live.messageEnded();
       const failed = message.stopReason === 'error' || message.stopReason === 'aborted';
       return entry(
         event,
@@ -174,6 +191,7 @@ export class Timeline {
   }
 
   toolEnd(event) {
+    this.live.toolEnded(event.toolCallId);
     const card = this.toolCard(event);
     const result = card.querySelector('.tool-result');
     result.textContent = contentText(event.result?.content) || '(no output)';

@@ -23,9 +23,10 @@ import {
 } from './agent-state.js';
 import { settingsKey, startConversationJob, type JobSettings } from './conversation-job.js';
 import { refusePiHooks } from './pi-only-options.js';
-import { applyEvent, failedRunEvents } from './event-state.js';
+import { applyEvent, emptyAssistantMessage, failedRunEvents } from './event-state.js';
 import { promptText } from './prompt-input.js';
 import { readRun } from './run-events.js';
+import { LiveMessages } from './live-messages.js';
 
 /**
  * A subscriber, as Pi's: called with each event of a run, in order, and awaited before the next
@@ -40,6 +41,8 @@ interface ConversationJob {
   key: string;
   /** Seq of the last event handed to listeners. */
   lastSeq: number;
+  /** Seq of the last live event read (token deltas, tool output). */
+  lastLiveSeq?: number;
   /** It has closed, or will (cancelled, or its run ended in an error): it takes no more prompts. */
   closed: boolean;
 }
@@ -346,9 +349,15 @@ export class DurableAgent {
           if (event.type === 'agent_start') this.startedRun(run, current);
           await this.processEvent(event);
         },
-        {},
+        {
+          live: {
+            afterLiveSeq: current.lastLiveSeq ?? 0,
+            messages: new LiveMessages(() => emptyAssistantMessage(this.stateValue.model)),
+          },
+        },
       );
       current.lastSeq = reading.lastSeq;
+      current.lastLiveSeq = reading.lastLiveSeq;
       if (reading.ended) {
         // A job closes after a run that failed or was aborted (its keep-open is for runs that end well).
         const last = this.stateValue.messages.at(-1);

@@ -38,17 +38,11 @@ export function applyEvent(state: MutableDurableAgentState, event: AgentEvent): 
  * before its run ended), as Pi reports a failed run: an assistant message with the error.
  */
 export function failedRunEvents(model: AgentModel, error: unknown, aborted: boolean): AgentEvent[] {
-  const name = modelName(model);
-  const [provider] = name.split(':');
   const message: AssistantMessage = {
-    role: 'assistant',
+    ...emptyAssistantMessage(model),
     content: [{ type: 'text', text: '' }],
-    ...(provider ? { provider } : {}),
-    model: name,
-    usage: emptyUsage(),
     stopReason: aborted ? 'aborted' : 'error',
     errorMessage: error instanceof Error ? error.message : String(error),
-    timestamp: Date.now(),
   };
   return [
     { type: 'message_start', message },
@@ -56,4 +50,19 @@ export function failedRunEvents(model: AgentModel, error: unknown, aborted: bool
     { type: 'turn_end', message, toolResults: [] },
     { type: 'agent_end', messages: [message] },
   ];
+}
+
+/** An assistant message of `model` with no content yet: where a streamed answer starts. */
+export function emptyAssistantMessage(model: AgentModel): AssistantMessage {
+  const name = modelName(model);
+  const [provider] = name.split(':');
+  return {
+    role: 'assistant',
+    content: [],
+    ...(provider ? { provider } : {}),
+    model: name,
+    usage: emptyUsage(),
+    stopReason: 'stop',
+    timestamp: Date.now(),
+  };
 }

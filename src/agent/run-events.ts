@@ -1,5 +1,8 @@
 import type { AgentJob } from '../client/job-client.js';
+import { LiveFilter } from '../client/live-filter.js';
 import type { AgentEvent } from '../core/index.js';
+import { isLiveEvent, type SequencedLiveEvent } from '../live/live-events.js';
+import type { LiveMessages } from './live-messages.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
 
 /** How far one run was read. */
@@ -10,6 +13,8 @@ export interface RunReading {
   started: boolean;
   /** The run's `agent_end` was read. */
   ended: boolean;
+  /** Seq of the last live event read. */
+  lastLiveSeq: number;
 }
 
 export interface RunReadingOptions {
@@ -19,6 +24,44 @@ export interface RunReadingOptions {
   closedCheckMs?: number;
   /** Reads that may fail in a row (the store unreachable) before giving up (default 100). */
   maxFailedReads?: number;
+  /**
+   * Also read the job's live stream (token deltas, tool output), after this live seq, and hand
+   * on Pi's events for it (see `LiveMessages`) between the job's events.
+   */
+  live?: { afterLiveSeq: number; messages: LiveMessages };
+}
+
+/** Hands on Pi's events for the live events after `afterLiveSeq` still current; the new cursor. */
+async function passLiveEvents(
+  job: AgentJob,
+  afterLiveSeq: number,
+  filter: LiveFilter,
+  messages: LiveMessages,
+  onEvent: (event: AgentEvent) => Promise<void>,
+): Promise<number> {
+  // Held live events whose preceding job events were just passed on go first.
+  for (const piEvent of messages.release()) await onEvent(piEvent);
+  const store = job.store;
+  if (!store) return afterLiveSeq;
+  let page;
+  let status;
+  try {
+    page = await store.readLiveEvents(job.workflowId, { afterSeq: afterLiveSeq });
+    if (page.length === 0) return afterLiveSeq;
+    status = await job.storedStatus();
+  } catch {
+    // Live events are best effort: the job's own events carry the run.
+    return afterLiveSeq;
+  }
+  let cursor = afterLiveSeq;
+  for (const stored of page) {
+    cursor = stored.seq;
+    if (!isLiveEvent(stored.event)) continue;
+    const event = { ...stored.event, liveSeq: stored.seq } as SequencedLiveEvent;
+    if (!filter.isCurrent(event, status)) continue;
+    for (const piEvent of messages.fromLive(event)) await onEvent(piEvent);
+  }
+  return cursor;
 }
 
 /** Pi's events: the job's own (`compaction`) are not handed to Pi listeners. */
@@ -58,7 +101,14 @@ export async function readRun(
   const pollMs = options.pollMs ?? 100;
   const maxFailedReads = options.maxFailedReads ?? 100;
   const closedCheckMs = options.closedCheckMs ?? 1000;
-  const reading: RunReading = { lastSeq: afterSeq, started: false, ended: false };
+  const reading: RunReading = {
+    lastSeq: afterSeq,
+    started: false,
+    ended: false,
+    lastLiveSeq: options.live?.afterLiveSeq ?? 0,
+  };
+  const live = options.live;
+  const filter = new LiveFilter();
   let failedReads = 0;
   let closed = false;
   let lastCheck = Date.now();
@@ -75,12 +125,21 @@ export async function readRun(
     }
     for (const event of page) {
       reading.lastSeq = event.seq;
+      filter.noteEvent(event);
       if (event.type === 'agent_start') reading.started = true;
-      if (isPiEvent(event)) await onEvent(withoutSeq(event));
+      if (isPiEvent(event)) {
+        const piEvents = live ? live.messages.fromStored(withoutSeq(event)) : [withoutSeq(event)];
+        for (const piEvent of piEvents) await onEvent(piEvent);
+      }
       if (event.type === 'agent_end') {
         reading.ended = true;
         return reading;
       }
+    }
+    if (live) {
+      const before = reading.lastLiveSeq;
+      reading.lastLiveSeq = await passLiveEvents(job, before, filter, live.messages, onEvent);
+      if (reading.lastLiveSeq !== before) continue;
     }
     if (page.length > 0) continue;
     // A job that had closed before this read had all its events in it.

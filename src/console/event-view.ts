@@ -1,3 +1,4 @@
+import type { SequencedLiveEvent } from '../live/live-events.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
 
 /** Longest text sent to a page in one string; the rest is cut, with a note of how much. */
@@ -40,4 +41,9 @@ export function eventView(event: SequencedEvent): EventView {
     default:
       return cutStrings(event) as EventView;
   }
+}
+
+/** What a page shows of a live event: the event, every string cut at {@link MAX_TEXT_LENGTH}. */
+export function liveEventView(event: SequencedLiveEvent): Record<string, unknown> {
+  return cutStrings(event) as Record<string, unknown>;
 }

@@ -62,6 +62,11 @@ export type LiveToolUpdate = {
   toolCallId: string;
   toolName: string;
   partialResult: { content: { type: 'text'; text: string }[] };
+  /**
+   * Set when `partialResult` is the tool's whole result so far (a Pi tool's `onUpdate`), which
+   * replaces what earlier updates of the call showed; absent, it is new output to add.
+   */
+  whole?: true;
 };
 
 export type LiveEvent = LiveMessageUpdate | LiveMessageVoid | LiveToolUpdate;

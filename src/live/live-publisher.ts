@@ -150,8 +150,9 @@ export class LivePublisher {
     ) {
       const previous = last.partialResult.content[0];
       const next = event.partialResult.content[0];
-      if (!previous || !next) return false;
-      previous.text = boundedTail(previous.text + next.text);
+      if (!previous || !next || last.whole !== event.whole) return false;
+      // A whole result so far replaces the one before it; new output is added to it.
+      previous.text = event.whole ? next.text : boundedTail(previous.text + next.text);
       return true;
     }
     return false;

@@ -23,9 +23,10 @@ export function openLiveToolCall(
     scrub: withoutKeys,
   });
   return {
-    onUpdate(partialResult) {
+    onUpdate(partialResult, options) {
       const text = partialResult.content.map((block) => block.text).join('');
-      if (text === '') return;
+      const whole = options?.whole === true;
+      if (text === '' && !whole) return;
       publisher.publish({
         type: 'tool_execution_update',
         ...(call.turn === undefined ? {} : { turn: call.turn }),
@@ -33,6 +34,7 @@ export function openLiveToolCall(
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         partialResult: { content: [{ type: 'text', text: boundedTail(text) }] },
+        ...(whole ? { whole: true as const } : {}),
       });
     },
     finish: () => publisher.close(),

@@ -26,9 +26,13 @@ export interface ToolExecutionContext {
    * Shows output of a running body to the job's followers (Pi's `onUpdate`; bash sends its
    * output lines as they come): each call carries the new output since the previous one. Not
    * part of the result and never in history; best effort. Optional: absent when nobody streams.
-   * Contract: returns at once and never throws.
+   * Contract: returns at once and never throws. With `options.whole`, `partialResult` is the
+   * body's whole result so far instead (Pi's `onUpdate` semantics), replacing earlier updates.
    */
-  onUpdate?: (partialResult: { content: { type: 'text'; text: string }[] }) => void;
+  onUpdate?: (
+    partialResult: { content: { type: 'text'; text: string }[] },
+    options?: { whole?: boolean },
+  ) => void;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { hydrateEvent } from '../../transcript/hydrate-event.js';
-import { eventView } from '../event-view.js';
+import { eventView, liveEventView } from '../event-view.js';
+import { followJobStream, type StreamCursor } from '../job-stream.js';
 import { HttpError, SECURITY_HEADERS } from '../http-responses.js';
 import { describedJob } from './described-job.js';
 import type { Route } from './route.js';
@@ -12,17 +12,21 @@ const KEEP_ALIVE_MS = 15_000;
 const RECONNECT_MS = 2_000;
 
 /**
- * The sequence number to start after: the browser's `Last-Event-ID` on a reconnect, else the
- * `after` parameter, else 0.
+ * Where to start: the browser's `Last-Event-ID` on a reconnect, else the `after` parameter,
+ * else the start. Either is `SEQ` (job events after SEQ, live events from the start) or
+ * `SEQ:LIVESEQ` (as each frame's id says).
  */
-function afterSeqOf(lastEventId: string | string[] | undefined, after: string | null): number {
+function cursorOf(lastEventId: string | string[] | undefined, after: string | null): StreamCursor {
   const text = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : after;
-  if (text === null || text === '') return 0;
-  const seq = Number(text);
-  if (!Number.isInteger(seq) || seq < 0) {
-    throw new HttpError(400, `after must be a sequence number, not "${text}"`);
+  if (text === null || text === '') return { seq: 0, liveSeq: 0 };
+  const [seqText = '', liveText = '0', ...rest] = text.split(':');
+  const seq = Number(seqText);
+  const liveSeq = Number(liveText);
+  const valid = (value: number) => Number.isInteger(value) && value >= 0;
+  if (rest.length > 0 || seqText === '' || !valid(seq) || !valid(liveSeq)) {
+    throw new HttpError(400, `after must be SEQ or SEQ:LIVESEQ, not "${text}"`);
   }
-  return seq;
+  return { seq, liveSeq };
 }
 
 /**
@@ -39,18 +43,21 @@ async function writeFrame(
 }
 
 /**
- * `GET /api/jobs/:id/events?after=SEQ`: the job's events as Server-Sent Events, from the job
- * store's stream: those stored now, then each one as it is stored, until the page goes away.
- * Each is a `job-event` message whose id is the event's seq and whose data is the event as JSON
- * (see `eventView`); a read error is sent as a `stream-error` message, then the stream ends and
- * the browser reconnects after the last event it got.
+ * `GET /api/jobs/:id/events?after=SEQ[:LIVESEQ]`: the job's events as Server-Sent Events, from
+ * the job store's streams: those stored now, then each one as it is stored, until the page goes
+ * away. A job event is a `job-event` message with the event as JSON (see `eventView`); a live
+ * event of a message or tool call still under way (token deltas, tool output, a retried call's
+ * `message_void`) is a `live-event` message (see `liveEventView`). Every message's id is
+ * `SEQ:LIVESEQ`, the cursor of both streams after it, so that a reconnect resumes with no gap
+ * and no duplicate. A read error is sent as a `stream-error` message, then the stream ends and
+ * the browser reconnects after the last message it got.
  */
 export const jobEventsRoute: Route = {
   method: 'GET',
   path: '/api/jobs/:id/events',
   async handle({ request, response, params, url, services }) {
     const id = params.id ?? '';
-    const afterSeq = afterSeqOf(request.headers['last-event-id'], url.searchParams.get('after'));
+    const cursor = cursorOf(request.headers['last-event-id'], url.searchParams.get('after'));
     await describedJob(services, id);
     response.writeHead(200, {
       ...SECURITY_HEADERS,
@@ -62,13 +69,16 @@ export const jobEventsRoute: Route = {
     response.once('close', () => stop.abort());
     const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     try {
-      for await (const stored of services.store.followEvents(id, afterSeq, stop.signal)) {
-        const event = await hydrateEvent(services.read, stored.seq, stored.event);
+      const items = followJobStream(services.store, services.read, id, cursor, stop.signal);
+      for await (const item of items) {
         // JSON text has no line breaks, so model or tool text cannot end the frame early.
-        const data = JSON.stringify(eventView(event));
+        const [name, data] =
+          item.kind === 'event'
+            ? ['job-event', JSON.stringify(eventView(item.event))]
+            : ['live-event', JSON.stringify(liveEventView(item.event))];
         await writeFrame(
           response,
-          `id: ${stored.seq}\nevent: job-event\ndata: ${data}\n\n`,
+          `id: ${cursor.seq}:${cursor.liveSeq}\nevent: ${name}\ndata: ${data}\n\n`,
           stop.signal,
         );
       }

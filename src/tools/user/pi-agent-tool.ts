@@ -31,7 +31,9 @@ export interface PiAgentTool {
   /**
    * Pi's body. Contract (Pi's): resolve with the result, throw on failure; honour `signal`
    * (here: aborted when the job is cancelled or the attempt times out); `onUpdate` reports
-   * partial results (here: each one is an activity heartbeat).
+   * the partial result so far (here: an activity heartbeat, and its text goes to the job's
+   * live stream as a `tool_execution_update`, bounded and best effort; an update after
+   * `execute` settled is ignored, as Pi does).
    */
   execute: (
     toolCallId: string,
@@ -74,7 +76,8 @@ export function isPiAgentTool(value: unknown): value is PiAgentTool {
  * A Pi `AgentTool`, unchanged, as a tool of this runner: its name, label, description, schema,
  * `prepareArguments` and `executionMode` make the workflow half (the shim runs on the worker,
  * see `ToolDescription`); its `execute` is the body, called with the call id, the validated
- * arguments, the activity's abort signal and an `onUpdate` that heartbeats.
+ * arguments, the activity's abort signal and an `onUpdate` that heartbeats and publishes the
+ * partial result's text to the job's live stream.
  */
 export function fromPiAgentTool(
   tool: PiAgentTool,
@@ -96,17 +99,35 @@ export function fromPiAgentTool(
   return {
     spec,
     async execute(args, context): Promise<ToolExecutionResult> {
-      // Partial results only keep the attempt alive: a durable run stores final results.
-      const onUpdate = () => context.heartbeat();
-      const result = await tool.execute(
-        context.toolCallId,
-        args as never,
-        context.signal,
-        onUpdate,
-      );
+      // Partial results keep the attempt alive and reach followers live; only the final
+      // result is stored. An update after the call settled is late: Pi ignores it too.
+      let settled = false;
+      const onUpdate = (partialResult: PiAgentToolResult) => {
+        if (settled) return;
+        context.heartbeat();
+        context.onUpdate?.({ content: textBlocksOf(partialResult) }, { whole: true });
+      };
+      let result: PiAgentToolResult;
+      try {
+        result = await tool.execute(context.toolCallId, args as never, context.signal, onUpdate);
+      } finally {
+        settled = true;
+      }
       const final: ToolExecutionResult = { content: result.content, details: result.details };
       if (result.terminate !== undefined) final.terminate = result.terminate;
       return final;
     },
   };
+}
+
+/** The text blocks of a partial result (what the live stream carries; images are left out). */
+function textBlocksOf(partialResult: PiAgentToolResult): { type: 'text'; text: string }[] {
+  const content: unknown = (partialResult as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: unknown) => {
+    const candidate = block as { type?: unknown; text?: unknown } | null;
+    return candidate?.type === 'text' && typeof candidate.text === 'string'
+      ? [{ type: 'text' as const, text: candidate.text }]
+      : [];
+  });
 }

@@ -55,3 +55,28 @@ export const waitTool: AgentTool<typeof waitParameters> = {
     return { content: [{ type: 'text', text: 'waited' }], details: {} };
   },
 };
+
+const countParameters = Type.Object({ to: Type.Integer() });
+
+/**
+ * Reports its count so far through `onUpdate` (Pi's partial result: the whole text so far) as
+ * it counts, and once more after it has returned (a late update, which Pi ignores).
+ */
+export const countTool: AgentTool<typeof countParameters> = {
+  name: 'count',
+  label: 'Count',
+  description: 'Counts up to a number, slowly.',
+  parameters: countParameters,
+  async execute(_toolCallId, params, _signal, onUpdate) {
+    const counted: string[] = [];
+    for (let number = 1; number <= params.to; number += 1) {
+      counted.push(`n${number}`);
+      onUpdate?.({ content: [{ type: 'text', text: counted.join(' ') }], details: {} });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    setTimeout(() => {
+      onUpdate?.({ content: [{ type: 'text', text: 'late update' }], details: {} });
+    }, 50);
+    return { content: [{ type: 'text', text: `counted to ${params.to}` }], details: {} };
+  },
+};

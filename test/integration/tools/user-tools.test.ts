@@ -34,7 +34,8 @@ import {
 import { startDevServer } from '../../support/temporal-server.js';
 import { createEditTool } from '@mariozechner/pi-coding-agent';
 import { fromPiAgentTool } from '../../../src/tools/user/pi-agent-tool.js';
-import { greetTool, piToolLog, waitTool } from './pi-tools.js';
+import { countTool, greetTool, piToolLog, waitTool } from './pi-tools.js';
+import type { SequencedLiveEvent } from '../../../src/live/live-events.js';
 
 /** Appends its text to `notes.txt` in the workspace: proof that the body ran, and how often. */
 const noteTool = defineTool({
@@ -114,6 +115,7 @@ beforeAll(async () => {
       shoutTool,
       greetTool,
       waitTool,
+      countTool,
       // Published by Pi (@mariozechner/pi-coding-agent), renamed: `edit` is a built-in's name.
       fromPiAgentTool(createEditTool(piFolder), { name: 'pi_edit' }),
     ],
@@ -237,6 +239,38 @@ test("a Pi tool's prepareArguments and executionMode are honoured; onUpdate keep
   expect(results[0]?.details).toEqual({ greeted: 'Ada' });
   // `executionMode: 'sequential'` makes the batch run one call at a time, though the job says parallel.
   expect(piToolLog).toEqual(['start g1', 'end g1', 'start g2', 'end g2']);
+});
+
+test("a Pi tool's onUpdate reaches the job's live stream as tool_execution_update (its result so far), before the call's end; a late update is ignored", async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'toolUse', content: [toolCall('c1', 'count', { to: 4 })] },
+    // Time for the late update to be sent, were it not ignored.
+    { stopReason: 'stop', content: [text('done')], delayMs: 500 },
+  ]);
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, tools: ['count'] }));
+  const seen: (string | SequencedLiveEvent)[] = [];
+  await job.follow((event) => void seen.push(event.type), {
+    live: { onLive: (event) => void seen.push(event) },
+  });
+  const updates = seen.filter(
+    (item): item is Extract<SequencedLiveEvent, { type: 'tool_execution_update' }> =>
+      typeof item !== 'string' && item.type === 'tool_execution_update',
+  );
+  expect(updates.length).toBeGreaterThan(0);
+  for (const update of updates) {
+    expect(update).toMatchObject({ toolCallId: 'c1', toolName: 'count', whole: true, attempt: 1 });
+  }
+  const texts = updates.map((update) => update.partialResult.content[0]?.text ?? '');
+  // Each is the result so far: later ones extend earlier ones, the last is the whole count.
+  expect(texts.at(-1)).toBe('n1 n2 n3 n4');
+  for (const [index, textSoFar] of texts.entries()) {
+    expect(textSoFar.startsWith(texts[index - 1] ?? '')).toBe(true);
+  }
+  expect(texts).not.toContain('late update');
+  // All before the call's end event.
+  const lastUpdate = seen.lastIndexOf(updates.at(-1) as SequencedLiveEvent);
+  expect(lastUpdate).toBeLessThan(seen.indexOf('tool_execution_end'));
 });
 
 test("cancelling the job aborts a Pi tool's signal; the call ends as Operation aborted (R21)", async () => {

@@ -63,7 +63,7 @@ test("a run's events are handed on in order, each once, through failed reads, wi
     'agent_end',
   ]);
   expect(seen.some((event) => 'seq' in event)).toBe(false);
-  expect(reading).toEqual({ lastSeq: 6, started: true, ended: true });
+  expect(reading).toEqual({ lastSeq: 6, started: true, ended: true, lastLiveSeq: 0 });
   // The failed reads were tried again from the last event handed on.
   expect(reads).toEqual([0, 2, 2, 2, 4]);
 });
@@ -77,7 +77,7 @@ test('reading goes on after the given seq, and a job that closed without the run
     closedCheckMs: 0,
   });
   expect(seen).toEqual(['message_start', 'message_end']);
-  expect(reading).toEqual({ lastSeq: 4, started: false, ended: false });
+  expect(reading).toEqual({ lastSeq: 4, started: false, ended: false, lastLiveSeq: 0 });
 });
 
 test('after too many failed reads in a row, the failure is thrown', async () => {
