@@ -33,6 +33,12 @@ export class LiveMessages {
   private held: SequencedLiveEvent[] = [];
   /** A turn has started and its model call has not ended: its deltas can be passed on. */
   private awaitingModel = false;
+  /**
+   * A run has started and its first message (the prompt) has not ended yet. The workflow stores
+   * `turn_start` and the prompt's events in one burst, which a reader may see half written; the
+   * model's deltas wait for the prompt's `message_end`, so that they never come before it.
+   */
+  private promptPending = false;
 
   /** `newMessage` makes the empty assistant message a streamed call starts with. */
   constructor(private readonly newMessage: () => AssistantMessage) {}
@@ -54,7 +60,7 @@ export class LiveMessages {
           events.push(...this.toolUpdate(event));
         }
       } else if (event.callIndex > this.endedCallIndex) {
-        if (!this.awaitingModel) break;
+        if (!this.awaitingModel || this.promptPending) break;
         events.push(...this.messageEvents(event));
       }
       this.held.shift();
@@ -99,6 +105,10 @@ export class LiveMessages {
    */
   fromStored(event: AgentEvent): AgentEvent[] {
     if (event.type === 'turn_start') this.awaitingModel = true;
+    if (event.type === 'agent_start') this.promptPending = true;
+    if (event.type === 'message_end' && event.message.role !== 'assistant') {
+      this.promptPending = false;
+    }
     if (event.type === 'agent_end') this.held = [];
     if (event.type === 'tool_execution_start') this.toolArguments.set(event.toolCallId, event.args);
     if (event.type === 'tool_execution_end') {
