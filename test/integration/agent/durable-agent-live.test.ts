@@ -11,6 +11,7 @@ import { temporaryFolder } from '../../support/agent-harness.js';
 import { sseReply } from '../providers/fake-model-server.js';
 import { chatStream } from '../providers/openai-chat-stream.js';
 import { ProviderRig, randomKey } from '../providers/provider-rig.js';
+import { eventShape, promptWithOneToolCall } from './pi-event-order.js';
 
 let rig: ProviderRig;
 const agents: DurableAgent[] = [];
@@ -80,32 +81,9 @@ test("subscribers get Pi's message_update token events between message_start and
   await agent.prompt('dig');
 
   // Pi's order around the updates, as without them.
-  expect(
-    seen
-      .filter((event) => !event.type.endsWith('_update'))
-      .map((event) =>
-        'message' in event && event.type.startsWith('message_')
-          ? `${event.type}:${event.message.role}`
-          : event.type,
-      ),
-  ).toEqual([
-    'agent_start',
-    'turn_start',
-    'message_start:user',
-    'message_end:user',
-    'message_start:assistant',
-    'message_end:assistant',
-    'tool_execution_start',
-    'tool_execution_end',
-    'message_start:toolResult',
-    'message_end:toolResult',
-    'turn_end',
-    'turn_start',
-    'message_start:assistant',
-    'message_end:assistant',
-    'turn_end',
-    'agent_end',
-  ]);
+  expect(seen.filter((event) => !event.type.endsWith('_update')).map(eventShape)).toEqual(
+    promptWithOneToolCall,
+  );
   // Each assistant message: message_start, then its updates, then message_end; no second start.
   const assistantShapes = seen
     .filter(

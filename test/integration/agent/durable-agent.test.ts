@@ -5,7 +5,8 @@
  * goes on in a new job, waitForIdle waits for the agent_end listeners.
  */
 import { DurableAgent } from '../../../src/agent/index.js';
-import type { AgentEvent, Message } from '../../../src/core/index.js';
+import type { Message } from '../../../src/core/index.js';
+import { eventShape, promptWithOneToolCall } from './pi-event-order.js';
 import {
   scriptedModel,
   temporaryFolder,
@@ -37,12 +38,6 @@ function makeAgent(model: string, workspace: string, keepOpenMs = 60_000): Durab
 }
 
 /** Each event as its type, with the role of a message event's message. */
-function shape(event: AgentEvent): string {
-  return 'message' in event && event.type.startsWith('message_')
-    ? `${event.type}:${event.message.role}`
-    : event.type;
-}
-
 function texts(messages: Message[]): string[] {
   return messages.map((message) => {
     if (message.role === 'toolResult') return `toolResult:${message.toolName}`;
@@ -71,31 +66,14 @@ test('subscribers get a prompt with a tool call as Pi emits it, in order; the st
   const seen: string[] = [];
   const pendingAtStart: string[][] = [];
   const unsubscribe = agent.subscribe((event) => {
-    seen.push(shape(event));
+    seen.push(eventShape(event));
     if (event.type === 'tool_execution_start')
       pendingAtStart.push([...agent.state.pendingToolCalls]);
   });
 
   await agent.prompt('list the folder');
 
-  expect(seen).toEqual([
-    'agent_start',
-    'turn_start',
-    'message_start:user',
-    'message_end:user',
-    'message_start:assistant',
-    'message_end:assistant',
-    'tool_execution_start',
-    'tool_execution_end',
-    'message_start:toolResult',
-    'message_end:toolResult',
-    'turn_end',
-    'turn_start',
-    'message_start:assistant',
-    'message_end:assistant',
-    'turn_end',
-    'agent_end',
-  ]);
+  expect(seen).toEqual(promptWithOneToolCall);
   expect(pendingAtStart).toEqual([['call-1']]);
   expect(texts(agent.state.messages)).toEqual([
     'user:list the folder',
