@@ -39,6 +39,12 @@ export class LiveMessages {
    * model's deltas wait for the prompt's `message_end`, so that they never come before it.
    */
   private promptPending = false;
+  /**
+   * The current model call's `message_start` was passed on (from the live stream or the store):
+   * Pi gives one per assistant message, so neither side gives another until its `message_end`.
+   * The stored events of a burst can be read before the live events written ahead of them.
+   */
+  private assistantStarted = false;
 
   /** `newMessage` makes the empty assistant message a streamed call starts with. */
   constructor(private readonly newMessage: () => AssistantMessage) {}
@@ -76,7 +82,10 @@ export class LiveMessages {
     if (!call || call.callIndex !== event.callIndex) {
       call = { callIndex: event.callIndex, attempt: event.attempt, message: this.newMessage() };
       this.streaming = call;
-      events.push({ type: 'message_start', message: structuredClone(call.message) });
+      if (!this.assistantStarted) {
+        events.push({ type: 'message_start', message: structuredClone(call.message) });
+      }
+      this.assistantStarted = true;
     }
     if (event.type === 'message_void') {
       if (event.attempt >= call.attempt) call.message.content = [];
@@ -109,7 +118,10 @@ export class LiveMessages {
     if (event.type === 'message_end' && event.message.role !== 'assistant') {
       this.promptPending = false;
     }
-    if (event.type === 'agent_end') this.held = [];
+    if (event.type === 'agent_end') {
+      this.held = [];
+      this.assistantStarted = false;
+    }
     if (event.type === 'tool_execution_start') this.toolArguments.set(event.toolCallId, event.args);
     if (event.type === 'tool_execution_end') {
       this.endedTools.add(event.toolCallId);
@@ -118,15 +130,21 @@ export class LiveMessages {
     }
     if (!event.type.startsWith('message_') || !('message' in event)) return [event];
     if (event.message.role !== 'assistant') return [event];
-    if (event.type === 'message_start' && this.streaming) return [];
+    if (event.type === 'message_start') {
+      if (this.assistantStarted) return [];
+      this.assistantStarted = true;
+    }
     if (event.type === 'message_end') {
       this.awaitingModel = false;
-      // The call that ended: the streamed one, else the first whose live events wait.
+      this.assistantStarted = false;
+      // The call that ended: the streamed one, else the first whose live events wait, else
+      // (none of its live events read yet) the one after the last call that ended.
       let ended = this.streaming?.callIndex ?? -1;
       for (const held of this.held) {
         if (ended >= 0) break;
         if (held.type !== 'tool_execution_update') ended = held.callIndex;
       }
+      if (ended < 0 && this.endedCallIndex >= 0) ended = this.endedCallIndex + 1;
       this.endedCallIndex = Math.max(this.endedCallIndex, ended);
       this.streaming = undefined;
     }
