@@ -1,11 +1,14 @@
 /**
  * A job whose one turn calls a Pi tool and a `defineTool` tool, both from a module given to
- * `dar worker --tools`, survives a SIGKILL of that worker in the middle of both calls. A new
- * worker finishes the job: the replay-safe tool is run again and answers; the Pi tool (unsafe, as
- * every user tool unless it says otherwise) is not run again and its call reads as interrupted.
- * Every call gets exactly one result (R4, R24).
+ * `dar worker --tools`, and tools of two MCP servers (the "everything" server published on npm,
+ * run over stdio twice: once with its long operation declared `replaySafe`, once without)
+ * survives a SIGKILL of that worker in the middle of the calls. A new worker finishes the job:
+ * the replay-safe tools are run again and answer; the unsafe ones (every user and MCP tool unless
+ * it says otherwise) are not run again and read as interrupted; the MCP call that had finished
+ * keeps its result. Every call gets exactly one result (R4, R24).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ToolResultMessage } from '../../src/core/index.js';
 import { INTERRUPTED_TOOL_CALL } from '../../src/workflows/tool-failure-message.js';
@@ -24,7 +27,29 @@ const root = makeTempDir('user-tools-kill');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const toolModule = new URL('./support/held-tools.mjs', import.meta.url).pathname;
-const options = { stateDir, env: { DAR_TASK_QUEUE: `user-tools-kill-${process.pid}` } };
+const everythingServer = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
+const mcpConfig = join(root, 'mcp.json');
+writeFileSync(
+  mcpConfig,
+  JSON.stringify({
+    servers: {
+      everything: {
+        command: process.execPath,
+        args: [everythingServer, 'stdio'],
+        replaySafe: ['trigger-long-running-operation'],
+      },
+      slow: { command: process.execPath, args: [everythingServer, 'stdio'] },
+    },
+  }),
+);
+const options = {
+  stateDir,
+  env: { DAR_TASK_QUEUE: `user-tools-kill-${process.pid}`, DAR_MCP_CONFIG: mcpConfig },
+};
+/** Long enough to be under way when the worker dies, whatever the machine's load. */
+const longOperation = { duration: 12, steps: 12 };
 
 function startedCalls(): string[] {
   try {
@@ -41,13 +66,31 @@ afterAll(async () => {
   removeDir(root);
 });
 
-test('R4, R24: a turn of user tools survives a worker SIGKILL; each call gets exactly one result', async () => {
+test('R4, R24: a turn of Pi, user and MCP tools survives a worker SIGKILL; each call gets exactly one result', async () => {
   mkdirSync(workspace);
   const script = writeScript(root, 'script.json', [
     {
       content: [
         { type: 'toolCall', id: 'pi-1', name: 'hold_pi', arguments: { workspace } },
         { type: 'toolCall', id: 'safe-1', name: 'hold_safe', arguments: {} },
+        {
+          type: 'toolCall',
+          id: 'mcp-safe-1',
+          name: 'everything__trigger-long-running-operation',
+          arguments: longOperation,
+        },
+        {
+          type: 'toolCall',
+          id: 'mcp-unsafe-1',
+          name: 'slow__trigger-long-running-operation',
+          arguments: longOperation,
+        },
+        {
+          type: 'toolCall',
+          id: 'mcp-echo-1',
+          name: 'everything__echo',
+          arguments: { message: 'hi' },
+        },
       ],
       stopReason: 'toolUse',
     },
@@ -63,7 +106,13 @@ test('R4, R24: a turn of user tools survives a worker SIGKILL; each call gets ex
       '--workspace',
       workspace,
       '--tools',
-      `read,${toolModule}`,
+      [
+        'read',
+        toolModule,
+        'everything__trigger-long-running-operation',
+        'slow__trigger-long-running-operation',
+        'everything__echo',
+      ].join(','),
     ],
     { ...options, timeoutMs: 120_000 },
   );
@@ -102,12 +151,30 @@ test('R4, R24: a turn of user tools survives a worker SIGKILL; each call gets ex
   }
   const text = (message: ToolResultMessage | undefined) =>
     (message?.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('');
-  expect(results.map((message) => message.toolCallId)).toEqual(['pi-1', 'safe-1']);
-  const [pi, safe] = results;
+  expect(results.map((message) => message.toolCallId)).toEqual([
+    'pi-1',
+    'safe-1',
+    'mcp-safe-1',
+    'mcp-unsafe-1',
+    'mcp-echo-1',
+  ]);
+  const [pi, safe, mcpSafe, mcpUnsafe, echo] = results;
   expect(pi?.isError).toBe(true);
   expect(text(pi).startsWith(INTERRUPTED_TOOL_CALL)).toBe(true);
   expect(safe?.isError).toBe(false);
   expect(text(safe)).toBe('released (safe)');
+  // The declared-safe MCP call ran again on the new worker's connection and finished.
+  expect({ isError: mcpSafe?.isError, text: text(mcpSafe) }).toEqual({
+    isError: false,
+    text: expect.stringContaining('Long running operation completed') as string,
+  });
+  // The same call on the server without replaySafe was under way: it is not sent again.
+  expect(mcpUnsafe?.isError).toBe(true);
+  expect(text(mcpUnsafe).startsWith(INTERRUPTED_TOOL_CALL)).toBe(true);
+  expect({ isError: echo?.isError, text: text(echo) }).toEqual({
+    isError: false,
+    text: 'Echo: hi',
+  });
   // The Pi tool ran once; the replay-safe one ran again on the new worker.
   expect(startedCalls().sort()).toEqual(['start pi-1', 'start safe-1', 'start safe-1']);
 }, 400_000);

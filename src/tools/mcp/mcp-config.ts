@@ -1,8 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
+/** What every MCP server's entry may say, whatever its transport. */
+export interface McpServerCommon {
+  /**
+   * The server's tools (by the server's own names) that may be run again after a crash: a call
+   * cut off by a worker's death is sent again instead of being answered "interrupted" (see
+   * Replay safety in the README). Name only tools that are harmless to repeat (reads, lookups);
+   * the server's own `idempotentHint` is not trusted. Default: none.
+   */
+  replaySafe?: string[];
+}
+
 /** An MCP server the worker starts itself and talks to over its stdin and stdout. */
-export interface McpStdioServer {
+export interface McpStdioServer extends McpServerCommon {
   /** The program to run (looked up in `PATH`), e.g. `node` or `npx`. */
   command: string;
   args?: string[];
@@ -17,7 +28,7 @@ export interface McpStdioServer {
 }
 
 /** An MCP server reached over streamable HTTP. */
-export interface McpHttpServer {
+export interface McpHttpServer extends McpServerCommon {
   url: string;
   /** Sent with every request (e.g. `Authorization`). */
   headers?: Record<string, string>;
@@ -53,12 +64,29 @@ function stringRecord(value: unknown, what: string): Record<string, string> | un
   return value as Record<string, string>;
 }
 
+function stringList(value: unknown, what: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) {
+    throw new McpConfigError(`${what} must be an array of strings`);
+  }
+  return value;
+}
+
 function parseServer(name: string, value: unknown, baseFolder: string): McpServerConfig {
   const where = `MCP server "${name}"`;
   if (!SERVER_NAME.test(name)) {
     throw new McpConfigError(`${where}: a name has 1 to 64 letters, digits, "_" or "-"`);
   }
   if (!isObject(value)) throw new McpConfigError(`${where} must be an object`);
+  const replaySafe = stringList(value.replaySafe, `${where}: replaySafe`);
+  return { ...parseTransport(where, value, baseFolder), ...(replaySafe ? { replaySafe } : {}) };
+}
+
+function parseTransport(
+  where: string,
+  value: Record<string, unknown>,
+  baseFolder: string,
+): McpServerConfig {
   if (typeof value.url === 'string') {
     try {
       new URL(value.url);
@@ -71,10 +99,7 @@ function parseServer(name: string, value: unknown, baseFolder: string): McpServe
   if (typeof value.command !== 'string' || value.command === '') {
     throw new McpConfigError(`${where} needs a "command" (stdio) or a "url" (streamable HTTP)`);
   }
-  const args = value.args ?? [];
-  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
-    throw new McpConfigError(`${where}: args must be an array of strings`);
-  }
+  const args = stringList(value.args, `${where}: args`) ?? [];
   const env = stringRecord(value.env, `${where}: env`);
   if (value.cwd !== undefined && typeof value.cwd !== 'string') {
     throw new McpConfigError(`${where}: cwd must be a string`);

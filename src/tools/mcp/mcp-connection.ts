@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
@@ -29,20 +32,52 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 /**
+ * An HTTP server's refusal of the request itself (its session is unknown: the server restarted or
+ * expired it): the tool did not run, so the call may be sent again on a new session. A tool's own
+ * failure comes back as a result, never as an HTTP status.
+ */
+function isLostSession(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && (error.code === 404 || error.code === 400);
+}
+
+/**
+ * `fetch`'s failure to reach an HTTP server (a `TypeError`, checked by name: it may come from
+ * another realm than this module's).
+ */
+function isFetchFailure(error: unknown): error is Error {
+  return typeof error === 'object' && error !== null && (error as Error).name === 'TypeError';
+}
+
+/** An error's message with its cause's (`fetch failed: connect ECONNREFUSED 127.0.0.1:3001`). */
+function describeFailure(error: Error): string {
+  const cause: unknown = error.cause;
+  const detail =
+    typeof cause === 'object' && cause !== null ? (cause as { message?: unknown }).message : '';
+  return typeof detail === 'string' && detail !== ''
+    ? `${error.message}: ${detail}`
+    : error.message;
+}
+
+/**
  * One worker's connection to one MCP server, made on first use and made again on the next use
  * after it was lost (the server process exited, the HTTP session expired, a transport error).
  * A call that was under way when the connection went fails; it is not sent again, because the
- * server may have run it.
+ * server may have run it. A call an HTTP server refused for its session (it restarted) did not
+ * run: it is sent once more on a new session.
  */
 export class McpServerConnection {
   private current: Promise<Client> | undefined;
   private transport: Transport | undefined;
   private closed = false;
+  /** The server's tools that may run again after a crash (its configured `replaySafe`). */
+  readonly replaySafe: ReadonlySet<string>;
 
   constructor(
     readonly name: string,
     private readonly server: McpServerConfig,
-  ) {}
+  ) {
+    this.replaySafe = new Set(server.replaySafe ?? []);
+  }
 
   /** Whether a connection is open (or being opened) now. */
   get connected(): boolean {
@@ -115,6 +150,27 @@ export class McpServerConnection {
    * back as a result with `isError`.
    */
   async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    try {
+      try {
+        return await this.callOnce(name, args, signal);
+      } catch (error) {
+        if (signal.aborted || !isLostSession(error)) throw error;
+        return await this.callOnce(name, args, signal);
+      }
+    } catch (error) {
+      if (signal.aborted || !isFetchFailure(error)) throw error;
+      // `fetch failed` alone does not say which server or why.
+      throw new Error(`MCP server ${this.name} cannot be reached (${describeFailure(error)})`, {
+        cause: error,
+      });
+    }
+  }
+
+  private async callOnce(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { ToolImplementation } from '../tool-implementation.js';
-import type { McpConfig } from './mcp-config.js';
+import { McpConfigError, type McpConfig } from './mcp-config.js';
 import { McpServerConnection } from './mcp-connection.js';
 import { toToolExecutionResult } from './mcp-result.js';
 
@@ -39,8 +39,9 @@ function toolOf(connection: McpServerConnection, tool: Tool): ToolImplementation
       description:
         tool.description ?? tool.title ?? `${tool.name} of MCP server ${connection.name}`,
       parameters: parametersOf(tool),
-      // The server's hints (`idempotentHint`) are not trusted: a call is never run twice.
-      replay: 'unsafe',
+      // The server's hints (`idempotentHint`) are not trusted: only the operator's word
+      // (`replaySafe`) lets a call cut off by a crash run again.
+      replay: connection.replaySafe.has(tool.name) ? 'safe' : 'unsafe',
     },
     async execute(args, context) {
       const result = await connection.callTool(
@@ -58,7 +59,8 @@ function toolOf(connection: McpServerConnection, tool: Tool): ToolImplementation
  * cannot be reached or listed fails this call). Each tool becomes a worker tool named
  * `server__tool` whose parameters are the server's JSON Schema (checked by the preflight before
  * any call) and whose body is a `tools/call` on the server's connection, cancelled with the
- * activity. The list is taken once: tools a server adds later are not offered.
+ * activity. The list is taken once: tools a server adds later are not offered. A `replaySafe` name
+ * the server does not list fails this call (a typo would leave the tool unsafe unnoticed).
  */
 export async function connectMcpServers(config: McpConfig): Promise<McpServers> {
   const connections = new Map<string, McpServerConnection>();
@@ -70,7 +72,16 @@ export async function connectMcpServers(config: McpConfig): Promise<McpServers> 
     for (const [name, server] of Object.entries(config.servers)) {
       const connection = new McpServerConnection(name, server);
       connections.set(name, connection);
-      for (const tool of await connection.listTools()) tools.push(toolOf(connection, tool));
+      const listed = await connection.listTools();
+      const unknown = [...connection.replaySafe].filter(
+        (safe) => !listed.some((tool) => tool.name === safe),
+      );
+      if (unknown.length > 0) {
+        throw new McpConfigError(
+          `MCP server "${name}": replaySafe names tools the server does not list: ${unknown.join(', ')}`,
+        );
+      }
+      for (const tool of listed) tools.push(toolOf(connection, tool));
     }
   } catch (error) {
     await close();

@@ -19,7 +19,11 @@ describe('MCP configuration', () => {
       JSON.stringify({
         servers: {
           fs: { command: 'node', args: ['server.js', '.'], cwd: 'sub', env: { A: '1' } },
-          search: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } },
+          search: {
+            url: 'http://127.0.0.1:9/mcp',
+            headers: { Authorization: 'Bearer x' },
+            replaySafe: ['lookup'],
+          },
         },
       }),
     );
@@ -31,7 +35,11 @@ describe('MCP configuration', () => {
           cwd: join(folder, 'sub'),
           env: { A: '1' },
         },
-        search: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } },
+        search: {
+          url: 'http://127.0.0.1:9/mcp',
+          headers: { Authorization: 'Bearer x' },
+          replaySafe: ['lookup'],
+        },
       },
     });
   });
@@ -43,6 +51,7 @@ describe('MCP configuration', () => {
     [{ servers: { fs: { command: 'x', args: [1] } } }, /args must be an array of strings/],
     [{ servers: { web: { url: 'not a url' } } }, /is not a URL/],
     [{ servers: { fs: { command: 'x', env: { A: 1 } } } }, /env must be an object of strings/],
+    [{ servers: { fs: { command: 'x', replaySafe: 'read' } } }, /replaySafe must be an array/],
   ])('refuses %j', (value, message) => {
     expect(() => parseMcpConfig(value)).toThrow(McpConfigError);
     expect(() => parseMcpConfig(value)).toThrow(message);
