@@ -8,7 +8,7 @@ import { generateToken } from './access-token.js';
 import { HttpError, SECURITY_HEADERS, sendError } from './http-responses.js';
 import { hostInUrl } from './loopback-host.js';
 import { consoleRoutes } from './routes/index.js';
-import { matchPath, type ConsoleServices, type Route } from './routes/route.js';
+import { matchPath, type AskJob, type ConsoleServices, type Route } from './routes/route.js';
 import { StaticFiles } from './static-files.js';
 
 export interface ConsoleServerOptions {
@@ -22,6 +22,12 @@ export interface ConsoleServerOptions {
   port?: number;
   /** The access token every request must carry; a random one when left out. */
   token?: string;
+  /**
+   * How the approvals' query and decisions reach a job (contract: `AskJob`). Default: asked
+   * directly, which waits for a worker. `dar ui` answers through a workflow-only worker of its
+   * own when none runs, as `dar approvals` does.
+   */
+  askJob?: AskJob;
 }
 
 export interface ConsoleServer {
@@ -68,6 +74,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     client: options.client,
     store: options.store,
     read: cachedReader(options.store),
+    askJob: options.askJob ?? ((_jobId, ask) => ask()),
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

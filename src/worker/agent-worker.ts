@@ -164,6 +164,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     namespace,
     taskQueue,
     activities,
+    // Registered for the local activities only: a workflow-only worker must not take a tool or
+    // model activity task from the queue (it would fail it as "not registered on this Worker",
+    // ending a waiting job's tool call as an error).
+    ...(options.workflowsOnly ? { enableNonLocalActivities: false } : {}),
     maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...shared,
     ...code,

@@ -1,7 +1,9 @@
 import { MIN_TOKEN_LENGTH } from '../../console/access-token.js';
 import { startConsoleServer } from '../../console/console-server.js';
 import { isLoopbackHost } from '../../console/loopback-host.js';
+import { getJob } from '../../client/job-client.js';
 import { openConnection } from '../connection.js';
+import { readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
@@ -44,6 +46,9 @@ export async function uiCommand(argv: string[]): Promise<number> {
       host,
       port,
       ...(token === undefined ? {} : { token }),
+      // With no worker running, the approvals are answered by a workflow-only worker of dar's.
+      askJob: (jobId, ask) =>
+        readJob(connection, getJob(connection.client, jobId, connection.store), ask),
     });
     console.log(`Operator console: ${server.loginUrl}`);
     if (!isLoopbackHost(host)) {

@@ -44,7 +44,11 @@ export const listApprovalsRoute: Route = {
   path: '/api/approvals',
   async handle({ url, response, services }) {
     const batchId = batchOf(url);
-    const approvals = await listPendingApprovals(services.client, batchId ? { batchId } : {});
+    const approvals = await listPendingApprovals(services.client, {
+      ...(batchId ? { batchId } : {}),
+      read: (handle) =>
+        services.askJob(handle.workflowId, () => handle.query(pendingApprovalsQuery)),
+    });
     sendJson(response, 200, { now: Date.now(), approvals });
   },
 };
@@ -62,7 +66,7 @@ export const jobApprovalsRoute: Route = {
     let pending: unknown[] = [];
     if (description.status.name === 'RUNNING') {
       try {
-        pending = await job.handle.query(pendingApprovalsQuery);
+        pending = await services.askJob(id, () => job.handle.query(pendingApprovalsQuery));
       } catch (error) {
         // Closed since it was described, or a job of a release without approvals.
         const none =
@@ -96,13 +100,17 @@ function decisionRoute(decision: 'approve' | 'deny'): Route {
       const note = noteOf(await readJsonBody(request));
       // A 404 naming the job when there is none.
       await describedJob(services, id);
+      // One id for every try: a decision asked again is recorded once.
+      const updateId = `approval-${toolCallId}-${crypto.randomUUID()}`;
       try {
-        const decided = await decideApproval(services.client, id, {
-          toolCallId,
-          decision,
-          by: CONSOLE_DECIDER,
-          ...(note === undefined ? {} : { note }),
-        });
+        const decided = await services.askJob(id, () =>
+          decideApproval(
+            services.client,
+            id,
+            { toolCallId, decision, by: CONSOLE_DECIDER, ...(note === undefined ? {} : { note }) },
+            { updateId },
+          ),
+        );
         sendJson(response, 200, decided);
       } catch (error) {
         if (error instanceof ApprovalRefusedError) {

@@ -11,7 +11,17 @@ export interface ConsoleServices {
   store: JobStore;
   /** Reads stored objects through a cache shared by every request. */
   read: ReadObject;
+  /** Asks a running job a query or an update (see `ConsoleServerOptions.askJob`). */
+  askJob: AskJob;
 }
+
+/**
+ * Runs `ask` (a query or an update of the job `jobId`) and resolves with its answer. Contract: it
+ * may run `ask` more than once (an update must then carry a fixed update id, so that it is
+ * recorded once), and it must not wait forever when no worker runs: answer through a
+ * workflow-only worker of its own, or reject.
+ */
+export type AskJob = <T>(jobId: string, ask: () => Promise<T>) => Promise<T>;
 
 export interface RouteContext {
   request: IncomingMessage;
