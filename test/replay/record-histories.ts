@@ -2,7 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import { decideApproval } from '../../src/client/approvals.js';
 import { AGENT_WORKFLOW_TYPE, AgentJob } from '../../src/client/job-client.js';
+import { defineTool } from '../../src/tools/user/define-tool.js';
+import { pendingApprovalsQuery } from '../../src/workflows/definitions.js';
 import { findTemporalBinary } from '../../src/server/temporal-binary.js';
 import { createAgentWorker } from '../../src/worker/agent-worker.js';
 import { openTestStore, temporaryFolder, uniqueName } from '../support/agent-harness.js';
@@ -75,6 +79,14 @@ async function waitForToolStart(job: AgentJob): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 300));
 }
 
+/** The user tool of the `userTools` scenarios. */
+const shout = defineTool({
+  name: 'shout',
+  description: 'Says the text in capitals.',
+  parameters: Type.Object({ text: Type.String() }),
+  execute: async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+});
+
 /** Runs one scenario on a dev server of its own (its dynamic config differs) and saves it. */
 async function recordScenario(root: string, scenario: ReplayScenario): Promise<void> {
   const environment = await startDevServer(
@@ -91,6 +103,7 @@ async function recordScenario(root: string, scenario: ReplayScenario): Promise<v
     connection: environment.nativeConnection,
     taskQueue,
     store,
+    ...(scenario.userTools ? { tools: [shout] } : {}),
     workerOptions: { maxCachedWorkflows: 0 },
   });
   await worker.runUntil(async () => {
@@ -105,6 +118,16 @@ async function recordScenario(root: string, scenario: ReplayScenario): Promise<v
     if (scenario.steer) {
       await waitForToolStart(job);
       await job.steer(scenario.steer);
+    }
+    for (const { toolCallId, decision } of scenario.approvals ?? []) {
+      await waitFor(`call ${toolCallId} waits for approval`, async () =>
+        (await handle.query(pendingApprovalsQuery)).some((call) => call.toolCallId === toolCallId),
+      );
+      await decideApproval(environment.client, scenario.name, {
+        toolCallId,
+        decision,
+        by: 'recorder',
+      });
     }
     if (scenario.followUp) {
       await waitFor('the job waits', async () => (await job.status()).phase === 'waiting');

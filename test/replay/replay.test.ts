@@ -9,6 +9,7 @@ import { QUEUE_MODE_PATCH } from '../../src/workflows/job-queue-modes.js';
 import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
 import { MODEL_TASK_QUEUE_PATCH } from '../../src/workflows/model-task-queue.js';
 import { PROGRESS_SINK_PATCH } from '../../src/workflows/progress-sink.js';
+import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
 /**
@@ -120,6 +121,22 @@ test('R23: histories of the progress-sink release took its patches; older ones d
       : [];
     expect({ fixture, taken }).toEqual({ fixture, taken: expected });
   }
+});
+
+test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
+  for (const fixture of fixtures) {
+    expect({ fixture, userTools: recordedPatches(fixture).includes(USER_TOOLS_PATCH) }).toEqual({
+      fixture,
+      userTools: fixture === 'sink-user-tools',
+    });
+  }
+  const approvals = JSON.parse(
+    readFileSync(join(historiesFolder, 'sink-approvals.json'), 'utf8'),
+  ) as RecordedHistory;
+  const kinds = approvals.events.map((event) => event.eventType);
+  // Two decisions by update, one by the deadline's durable timer.
+  expect(kinds.filter((kind) => /UPDATE_COMPLETED/.test(kind))).toHaveLength(2);
+  expect(kinds.filter((kind) => /TIMER_FIRED/.test(kind)).length).toBeGreaterThanOrEqual(1);
 });
 
 test('R23: every recorded history replays with the current workflow code', async () => {

@@ -19,6 +19,10 @@ export interface ReplayScenario {
    * the job is recorded, as `<name>-run-<n>`.
    */
   suggestContinueAsNewAfter?: number;
+  /** Decided once each call waits for approval (R22); calls not named wait for their deadline. */
+  approvals?: { toolCallId: string; decision: 'approve' | 'deny' }[];
+  /** The recording worker also runs the user tool `shout` (a `defineTool` tool). */
+  userTools?: boolean;
 }
 
 /** A parallel batch (a blocked path, an unknown tool), a truncated turn, then two more turns. */
@@ -186,6 +190,65 @@ jobStoreScenarios.push(
   ...jobStoreScenarios
     .filter((scenario) => sinkScenarioSources.includes(scenario.name))
     .map((scenario) => ({ ...scenario, name: scenario.name.replace(/^store-/, 'sink-') })),
+);
+
+/**
+ * Paths that came with approvals and user tools, recorded by the same release (so they took its
+ * markers too, and `dar-user-tools` for the user tool): a call approved, one denied, one denied
+ * by its deadline's timer; and a user tool whose description the workflow got from the worker.
+ */
+jobStoreScenarios.push(
+  {
+    name: 'sink-approvals',
+    input: {
+      prompt: 'ask first',
+      tools: ['bash'],
+      policy: {
+        rules: [
+          {
+            tool: 'bash',
+            argument: 'command',
+            pattern: '^sleep',
+            reason: 'waits',
+            approve: true,
+            timeoutMs: 1000,
+            onTimeout: 'deny',
+          },
+          { tool: 'bash', reason: 'an operator decides', approve: true },
+        ],
+      },
+    },
+    approvals: [
+      { toolCallId: 'yes', decision: 'approve' },
+      { toolCallId: 'no', decision: 'deny' },
+    ],
+    answers: [
+      {
+        stopReason: 'toolUse',
+        content: [
+          toolCall('yes', 'bash', { command: 'echo approved' }),
+          toolCall('no', 'bash', { command: 'echo denied' }),
+          toolCall('late', 'bash', { command: 'sleep 0' }),
+        ],
+      },
+      { stopReason: 'stop', content: [text('asked')] },
+    ],
+  },
+  {
+    name: 'sink-user-tools',
+    input: { prompt: 'shout it', tools: ['shout', 'bash'] },
+    userTools: true,
+    answers: [
+      {
+        stopReason: 'toolUse',
+        content: [
+          toolCall('loud', 'shout', { text: 'hello' }),
+          toolCall('plain', 'bash', { command: 'echo quiet' }),
+        ],
+      },
+      { stopReason: 'stop', content: [text('shouted')] },
+    ],
+  },
 );
 
 export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
