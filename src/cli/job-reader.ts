@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { AgentJob, getJob } from '../client/job-client.js';
-import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import type { CliConnection } from './connection.js';
+import { createWorkflowOnlyWorker, type StandbyWorker } from './standby-worker.js';
 import { UsageError } from './usage-error.js';
 
 const QUICK_QUERY_MS = 4000;
@@ -25,12 +25,14 @@ export async function existingJob(
 /**
  * Runs a read (a query) on a job. Queries are answered by a worker; when none answers quickly
  * (a finished job with no worker running, say), a workflow-only worker is started here for the
- * read. It runs no activities, so it cannot run a tool or a model call by accident.
+ * read. It runs no activities, so it cannot run a tool or a model call by accident. A command
+ * that asks again and again (`dar ui`) passes a `standby` worker, kept between reads.
  */
 export async function readJob<T>(
   connection: CliConnection,
   job: AgentJob,
   read: (job: AgentJob) => Promise<T>,
+  standby?: StandbyWorker,
 ): Promise<T> {
   const deadline = Date.now() + QUICK_QUERY_MS;
   try {
@@ -39,14 +41,8 @@ export async function readJob<T>(
     // (A little slack: the call's deadline timer may fire a moment before ours reads it.)
     if (!noWorkerAnswered(error, Date.now() >= deadline - 250)) throw error;
   }
-  const { createAgentWorker } = await import('../worker/agent-worker.js');
-  const worker = await createAgentWorker({
-    connection: await connection.workerConnection(),
-    namespace: connection.namespace,
-    taskQueue: DEFAULT_TASK_QUEUE,
-    workflowsOnly: true,
-    store: connection.store,
-  });
+  if (standby) return standby.run(() => read(job));
+  const worker = await createWorkflowOnlyWorker(connection);
   return worker.runUntil(read(job));
 }
 

@@ -112,6 +112,13 @@ test('R22: with no worker running, the console lists a waiting call and takes it
   expect(approved.status).toBe(200);
   // A second click is refused, also answered with no worker.
   expect((await approve()).status).toBe(409);
+  // The job's own list, asked again through the worker the console keeps meanwhile: empty now.
+  const jobList = await fetch(new URL(`/api/jobs/${jobId}/approvals`, address), {
+    headers,
+    signal: AbortSignal.timeout(60_000),
+  });
+  expect(jobList.status).toBe(200);
+  expect(((await jobList.json()) as { approvals: unknown[] }).approvals).toEqual([]);
 
   ui.signal('SIGINT');
   await ui.done;

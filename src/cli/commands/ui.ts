@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../../console/loopback-host.js';
 import { getJob } from '../../client/job-client.js';
 import { openConnection } from '../connection.js';
 import { readJob } from '../job-reader.js';
+import { StandbyWorker } from '../standby-worker.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
@@ -39,6 +40,7 @@ export async function uiCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--token must be at least ${MIN_TOKEN_LENGTH} characters long`);
   }
   const connection = await openConnection(values['state-dir']);
+  const standby = new StandbyWorker(connection);
   try {
     const server = await startConsoleServer({
       client: connection.client,
@@ -46,9 +48,10 @@ export async function uiCommand(argv: string[]): Promise<number> {
       host,
       port,
       ...(token === undefined ? {} : { token }),
-      // With no worker running, the approvals are answered by a workflow-only worker of dar's.
+      // With no worker running, the approvals are answered by a workflow-only worker of dar's,
+      // kept while the page keeps asking.
       askJob: (jobId, ask) =>
-        readJob(connection, getJob(connection.client, jobId, connection.store), ask),
+        readJob(connection, getJob(connection.client, jobId, connection.store), ask, standby),
     });
     console.log(`Operator console: ${server.loginUrl}`);
     if (!isLoopbackHost(host)) {
@@ -65,6 +68,7 @@ export async function uiCommand(argv: string[]): Promise<number> {
     await server.close();
     return EXIT_OK;
   } finally {
+    await standby.close();
     await connection.close();
   }
 }
