@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Message, ToolResultMessage } from '../../../src/core/index.js';
 import type { JobStore } from '../../../src/store/job-store.js';
@@ -170,3 +171,35 @@ test('a job calls a tool over HTTP; after the server restarts, the next call goe
   const after = await echoJob('after');
   expect([after?.isError, resultText(after)]).toEqual([false, 'Echo: after']);
 }, 180_000);
+
+test('R21: cancelling a job aborts its MCP call under way: the job closes long before the call would end', async () => {
+  const model = scriptedModel(workspace, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('slow', 'web__trigger-long-running-operation', { duration: 60, steps: 60 }),
+      ],
+    },
+    { stopReason: 'stop', content: [text('never')] },
+  ]);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace, tools: ['web__trigger-long-running-operation'] }),
+  );
+  const deadline = Date.now() + 30_000;
+  while (!(await job.events(0)).some((event) => event.type === 'tool_execution_start')) {
+    if (Date.now() > deadline) throw new Error('the MCP call never started');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // Under way on the server for a moment.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const cancelledAt = Date.now();
+  await job.cancel();
+  const failure: unknown = await job.handle.result().catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(WorkflowFailedError);
+  expect(Date.now() - cancelledAt).toBeLessThan(30_000);
+  const results = toolResults(await job.transcript());
+  expect(results.map((result) => [result.toolCallId, result.isError, resultText(result)])).toEqual([
+    ['slow', true, 'Operation aborted'],
+  ]);
+}, 120_000);
