@@ -172,7 +172,11 @@ export class Timeline {
         element('span', { className: 'tool-name', text: event.toolName }),
         element('span', { className: 'muted', text: event.toolCallId }),
       ),
-      element('pre', { className: 'tool-arguments', text: jsonText(event.args) }),
+      // Arguments not known yet (a card made by live output before its start event): empty.
+      element('pre', {
+        className: 'tool-arguments',
+        text: event.args === undefined ? '' : jsonText(event.args),
+      }),
       element('pre', { className: 'tool-result running', text: 'running…' }),
     );
     card.dataset.toolCallId = event.toolCallId;
@@ -184,7 +188,7 @@ export class Timeline {
   toolCard(event) {
     let card = this.toolCards.get(event.toolCallId);
     if (!card) {
-      card = this.toolStart({ ...event, args: event.args ?? null });
+      card = this.toolStart(event);
       this.list.append(card);
     }
     return card;
