@@ -18,7 +18,15 @@ export class LiveFilter {
   /** Notes a job event the follower passed on. */
   noteEvent(event: SequencedEvent): void {
     if (event.type === 'message_end' && event.message.role === 'assistant') {
-      this.endedCallIndex = Math.max(this.endedCallIndex, this.seenCallIndex);
+      // The call that ended is the live one seen; when none of its live events was seen yet
+      // (the stored end was read first), the call after the last one that ended.
+      const ended =
+        this.seenCallIndex > this.endedCallIndex
+          ? this.seenCallIndex
+          : this.endedCallIndex >= 0
+            ? this.endedCallIndex + 1
+            : -1;
+      this.endedCallIndex = Math.max(this.endedCallIndex, ended);
     }
     if (event.type === 'tool_execution_end') this.endedTools.add(event.toolCallId);
   }

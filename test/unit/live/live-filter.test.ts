@@ -56,3 +56,15 @@ test('a message_end or tool_execution_end passed on ends that call for the follo
   expect(filter.isCurrent(toolLine(1, 4), lagging)).toBe(false);
   expect(filter.isCurrent(delta(1, 5), lagging)).toBe(true);
 });
+
+test('deltas of a call read after its message_end are not live, though the follower saw none of them before', () => {
+  const filter = new LiveFilter();
+  const lagging = status(2, 'model');
+  expect(filter.isCurrent(delta(1, 1), lagging)).toBe(true);
+  const assistantEnd = { type: 'message_end', message: { role: 'assistant' } };
+  filter.noteEvent({ ...assistantEnd, seq: 5 } as SequencedEvent);
+  // Call 2's stored end is read before any of its deltas; the status still says model.
+  filter.noteEvent({ ...assistantEnd, seq: 9 } as SequencedEvent);
+  expect(filter.isCurrent(delta(2, 2), status(3, 'model'))).toBe(false);
+  expect(filter.isCurrent(delta(3, 3), status(4, 'model'))).toBe(true);
+});
