@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ToolResultMessage } from '../../src/core/index.js';
+import { FileJobStore } from '../../src/store/file/file-job-store.js';
 import { INTERRUPTED_TOOL_CALL } from '../../src/workflows/tool-failure-message.js';
 import { dar, describeResult, killLeftoverDars, linesOf, startDar } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
@@ -128,6 +129,22 @@ test('R4, R24: a turn of Pi, user and MCP tools survives a worker SIGKILL; each 
     },
     { timeoutMs: 120_000 },
   );
+  // The quick MCP call has finished (its end is stored) before the worker dies.
+  const store = await FileJobStore.open({ folder: join(stateDir, 'store') });
+  try {
+    await waitFor(
+      'the echo call to end',
+      async () =>
+        (await store.readEvents(jobId)).some(
+          ({ event }) =>
+            (event as { type?: string; toolCallId?: string }).type === 'tool_execution_end' &&
+            (event as { toolCallId?: string }).toolCallId === 'mcp-echo-1',
+        ),
+      { timeoutMs: 60_000 },
+    );
+  } finally {
+    await store.close();
+  }
   doomed.signal('SIGKILL');
   await doomed.done;
   writeFileSync(join(workspace, 'release'), '');
