@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Message, ToolResultMessage } from '../../../src/core/index.js';
+import type { ToolResultMessage } from '../../../src/core/index.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import { connectMcpServers, type McpServers } from '../../../src/tools/mcp/mcp-tools.js';
 import { createAgentWorker } from '../../../src/worker/agent-worker.js';
@@ -26,6 +26,7 @@ import {
   uniqueName,
 } from '../../support/agent-harness.js';
 import { startDevServer } from '../../support/temporal-server.js';
+import { resultText, toolResults } from './tool-results.js';
 
 const serverScript = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
@@ -110,16 +111,6 @@ afterAll(async () => {
   await server.environment?.teardown();
   await server.store?.close();
 });
-
-function toolResults(messages: Message[]): ToolResultMessage[] {
-  return messages.filter((message): message is ToolResultMessage => message.role === 'toolResult');
-}
-
-function resultText(message: ToolResultMessage | undefined): string {
-  return (message?.content ?? [])
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('');
-}
 
 /** Runs a job whose one turn echoes `message` through the HTTP server; its one tool result. */
 async function echoJob(message: string): Promise<ToolResultMessage | undefined> {

@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Message, ToolResultMessage } from '../../../src/core/index.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import { connectMcpServers, type McpServers } from '../../../src/tools/mcp/mcp-tools.js';
 import { createAgentWorker } from '../../../src/worker/agent-worker.js';
@@ -23,6 +22,7 @@ import {
   uniqueName,
 } from '../../support/agent-harness.js';
 import { startDevServer } from '../../support/temporal-server.js';
+import { resultText, toolResults } from './tool-results.js';
 
 const serverScript = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-filesystem/dist/index.js',
@@ -60,16 +60,6 @@ afterAll(async () => {
   await server.environment?.teardown();
   await server.store?.close();
 });
-
-function toolResults(messages: Message[]): ToolResultMessage[] {
-  return messages.filter((message): message is ToolResultMessage => message.role === 'toolResult');
-}
-
-function resultText(message: ToolResultMessage | undefined): string {
-  return (message?.content ?? [])
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('');
-}
 
 async function waitFor(probe: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;

@@ -10,12 +10,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AgentJob } from '../../../src/client/job-client.js';
-import {
-  emptyUsage,
-  textOf,
-  type Message,
-  type ToolResultMessage,
-} from '../../../src/core/index.js';
+import { emptyUsage, textOf } from '../../../src/core/index.js';
 import type { ModelProvider } from '../../../src/providers/model-provider.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import { defineTool } from '../../../src/tools/user/define-tool.js';
@@ -32,6 +27,7 @@ import {
   uniqueName,
 } from '../../support/agent-harness.js';
 import { startDevServer } from '../../support/temporal-server.js';
+import { resultText, toolResults } from './tool-results.js';
 import { createEditTool } from '@mariozechner/pi-coding-agent';
 import { fromPiAgentTool } from '../../../src/tools/user/pi-agent-tool.js';
 import { countTool, greetTool, piToolLog, waitTool } from './pi-tools.js';
@@ -132,16 +128,6 @@ afterAll(async () => {
   await server.environment?.teardown();
   await server.store?.close();
 });
-
-function toolResults(messages: Message[]): ToolResultMessage[] {
-  return messages.filter((message): message is ToolResultMessage => message.role === 'toolResult');
-}
-
-function resultText(message: ToolResultMessage | undefined): string {
-  return (message?.content ?? [])
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('');
-}
 
 async function waitFor(probe: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
