@@ -13,6 +13,7 @@ import { benchStreaming } from './streaming.js';
 import { devServerSinglePartitionArgs } from '../src/server/dev-server-command.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { benchTurnOverhead } from './turn-overhead.js';
+import { markPoolThreads } from './thread-cpu.js';
 import { benchValidation } from './validation-throughput.js';
 import { benchWorkerMemory } from './worker-memory.js';
 
@@ -87,6 +88,7 @@ if (runs('validation')) {
 const environment = await startBenchServer();
 const taskQueue = `bench-${Date.now()}`;
 const store = await openBenchStore();
+markPoolThreads();
 const worker = await createBenchWorker(environment, taskQueue, store);
 await worker.runUntil(async () => {
   if (runs('turn-overhead')) await turnOverhead();

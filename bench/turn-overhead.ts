@@ -7,6 +7,7 @@ import { takeActivityTimes, type ActivityTime } from './activity-timing.js';
 import { historyFacts, type HistoryFacts } from './history.js';
 import { median, percentile, ratio, round } from './statistics.js';
 import { writeNoopScript } from './bench-environment.js';
+import { cpuSince, threadCpu, type CpuByGroup } from './thread-cpu.js';
 
 export interface TurnOverheadCase {
   jobs: number;
@@ -35,6 +36,7 @@ async function measureRunner(
     (_, index) => `runner-${repetition}-${index}-${Date.now()}`,
   );
   takeActivityTimes();
+  const cpuBefore = threadCpu();
   const started = performance.now();
   const jobs = await Promise.all(
     ids.map((workflowId) =>
@@ -47,7 +49,8 @@ async function measureRunner(
   );
   await Promise.all(jobs.map((job) => job.handle.result()));
   const seconds = (performance.now() - started) / 1000;
-  return summarize(environment, ids, 'callModelWithStore', scenario, seconds);
+  const cpu = cpuSince(cpuBefore, threadCpu());
+  return summarize(environment, ids, 'callModelWithStore', scenario, seconds, cpu);
 }
 
 async function measureBare(
@@ -61,6 +64,7 @@ async function measureBare(
     (_, index) => `bare-${repetition}-${index}-${Date.now()}`,
   );
   takeActivityTimes();
+  const cpuBefore = threadCpu();
   const started = performance.now();
   await Promise.all(
     ids.map((workflowId) =>
@@ -72,7 +76,8 @@ async function measureBare(
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  return summarize(environment, ids, 'bareModel', scenario, seconds);
+  const cpu = cpuSince(cpuBefore, threadCpu());
+  return summarize(environment, ids, 'bareModel', scenario, seconds, cpu);
 }
 
 async function summarize(
@@ -81,6 +86,7 @@ async function summarize(
   modelActivity: string,
   scenario: TurnOverheadCase,
   seconds: number,
+  cpu: CpuByGroup,
 ): Promise<SideMeasure> {
   const activityTimes = takeActivityTimes();
   const latencies: number[] = [];
@@ -95,7 +101,7 @@ async function summarize(
     medianTurnMs: median(latencies),
     p95TurnMs: percentile(latencies, 0.95),
     turnsPerSecond: turns / seconds,
-    profile: profileOf(facts, activityTimes, turns),
+    profile: { ...profileOf(facts, activityTimes, turns), ...cpuPerTurn(cpu, turns) },
   };
 }
 
@@ -123,6 +129,21 @@ function profileOf(
     profile[`${name}MsPerCall`] = round(time.totalMs / time.calls);
   }
   return profile;
+}
+
+/**
+ * CPU milliseconds per turn of each thread group (see `threadCpu`), named `cpuMsPerTurn.<group>`:
+ * where the runner's extra cost lands (the workflow thread, the event loop, the server).
+ */
+function cpuPerTurn(cpu: CpuByGroup, turns: number): Record<string, number> {
+  const total = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
+  return Object.fromEntries([
+    ...Object.entries(cpu).map(([group, ms]): [string, number] => [
+      `cpuMsPerTurn.${group}`,
+      round(ms / turns),
+    ]),
+    ['cpuMsPerTurn.total', round(total / turns)],
+  ]);
 }
 
 /** The mean of each profile figure over the repetitions. */
