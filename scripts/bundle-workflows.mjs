@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { workflowInterceptorModules } from '../dist/worker/workflow-interceptor-modules.js';
+import { workflowBundlerOptions } from '../dist/worker/workflow-bundler-options.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -22,6 +23,7 @@ for (const [file, interceptors] of [
   const { code } = await bundleWorkflowCode({
     workflowsPath: join(root, 'dist', 'workflows', 'index.js'),
     workflowInterceptorModules: interceptors,
+    ...workflowBundlerOptions(),
     logger: new DefaultLogger('WARN'),
   });
   writeFileSync(join(root, 'dist', file), code);

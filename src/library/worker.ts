@@ -2,6 +2,7 @@
 export { createAgentWorker, type AgentWorkerOptions } from '../worker/agent-worker.js';
 export { AgentWorker } from '../worker/agent-worker-group.js';
 export { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
+export { workflowBundlerOptions } from '../worker/workflow-bundler-options.js';
 export type { ModelPacing, ProviderPacing } from '../worker/model-pacing.js';
 export { openJobStore, type JobStoreSettings } from '../store/open-job-store.js';
 export type { JobStore } from '../store/job-store.js';

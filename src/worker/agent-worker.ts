@@ -25,6 +25,7 @@ import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
 import { workflowInterceptorModules } from './workflow-interceptor-modules.js';
+import { workflowBundlerOptions } from './workflow-bundler-options.js';
 
 export interface AgentWorkerOptions {
   connection: NativeConnection;
@@ -50,7 +51,9 @@ export interface AgentWorkerOptions {
   /**
    * A workflow bundle made beforehand from that module (`bundleWorkflowCode`, written to a
    * file), used instead of bundling it again at start: for a process that starts many workers
-   * of one module (a test suite). It must include the tracing interceptors when tracing is on.
+   * of one module (a test suite). It must include the tracing interceptors when tracing is on,
+   * and should be made with `workflowBundlerOptions()` (fewer stack frames recorded per
+   * workflow promise: much cheaper workflow tasks).
    */
   workflowBundlePath?: string;
   /** Poll for workflow tasks only (to answer queries); no model call or tool runs here. */
@@ -115,6 +118,7 @@ function workflowCode(workflowsPath: string | undefined, traced: boolean): Parti
   if (bundle) return { workflowBundle: { codePath: bundle } };
   return {
     workflowsPath: workflowsPath ?? agentWorkflowsPath(),
+    bundlerOptions: workflowBundlerOptions(),
     ...(traced ? { interceptors: { workflowModules: workflowInterceptorModules() } } : {}),
   };
 }

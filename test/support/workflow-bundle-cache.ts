@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { workflowBundlerOptions } from '../../src/worker/workflow-bundler-options.js';
 
 /**
  * Workflow bundles of the test workflow modules, made once per `jest` run and shared by every
@@ -25,6 +26,7 @@ async function makeBundle(workflowsPath: string): Promise<string> {
   mkdirSync(folder, { recursive: true });
   const { code } = await bundleWorkflowCode({
     workflowsPath,
+    ...workflowBundlerOptions(),
     logger: new DefaultLogger('WARN'),
   });
   // Written whole, then renamed: a reader never sees half a bundle.
