@@ -77,10 +77,30 @@ export function progressWriterFor(store: JobStore): ProgressWriter {
   return writer;
 }
 
+/** A quick write queued behind the job's write in progress, not started yet. */
+interface WaitingWrite {
+  progress: ProgressWrite;
+  onErrors: ((error: unknown) => void)[];
+}
+
+/**
+ * `later`'s events after `earlier`'s, and its status and transcript (the newer ones). Only
+ * when neither carries messages to store: a quick write never does.
+ */
+function mergeable(earlier: ProgressWrite, later: ProgressWrite): boolean {
+  return earlier.transcript.unstored.length === 0 && later.transcript.unstored.length === 0;
+}
+
 function createProgressWriter(store: JobStore): ProgressWriter {
   const tails = new Map<string, Promise<unknown>>();
   /** Jobs whose last quick write failed: quick writes wait for a durable one. */
   const behind = new Set<string>();
+  /**
+   * Per job, the quick write waiting for the one in progress: the next quick writes join it,
+   * so a job that makes progress faster than the store takes it gets one write per round
+   * (its events together, its newest status once) instead of one per burst.
+   */
+  const waiting = new Map<string, WaitingWrite>();
 
   async function writeNow(progress: ProgressWrite): Promise<TranscriptPointer> {
     const transcript =
@@ -108,30 +128,52 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     return transcript;
   }
 
-  function enqueue(progress: ProgressWrite): Promise<TranscriptPointer> {
-    const previous = tails.get(progress.jobId) ?? Promise.resolve();
-    const written = previous.catch(() => undefined).then(() => writeNow(progress));
-    tails.set(progress.jobId, written);
+  function enqueue(
+    jobId: string,
+    writeWhenDue: () => Promise<TranscriptPointer>,
+  ): Promise<TranscriptPointer> {
+    const previous = tails.get(jobId) ?? Promise.resolve();
+    const written = previous.catch(() => undefined).then(writeWhenDue);
+    tails.set(jobId, written);
     // Forget a job once its last write settles, so the map holds only jobs being written.
     void written
       .catch(() => undefined)
       .then(() => {
-        if (tails.get(progress.jobId) === written) tails.delete(progress.jobId);
+        if (tails.get(jobId) === written) tails.delete(jobId);
       });
     return written;
   }
 
   return {
     async write(progress) {
-      const transcript = await enqueue(progress);
+      // Quick writes after this one must not join one queued before it: they would land first.
+      waiting.delete(progress.jobId);
+      const transcript = await enqueue(progress.jobId, () => writeNow(progress));
       behind.delete(progress.jobId);
       return transcript;
     },
     writeSoon(progress, onError) {
-      if (behind.has(progress.jobId)) return;
-      enqueue(progress).catch((error: unknown) => {
-        behind.add(progress.jobId);
-        onError(error);
+      const { jobId } = progress;
+      if (behind.has(jobId)) return;
+      const joined = waiting.get(jobId);
+      if (joined && mergeable(joined.progress, progress)) {
+        joined.progress = {
+          jobId,
+          events: [...joined.progress.events, ...progress.events],
+          status: progress.status ?? joined.progress.status,
+          transcript: progress.transcript,
+        };
+        joined.onErrors.push(onError);
+        return;
+      }
+      const entry: WaitingWrite = { progress, onErrors: [onError] };
+      waiting.set(jobId, entry);
+      enqueue(jobId, () => {
+        if (waiting.get(jobId) === entry) waiting.delete(jobId);
+        return writeNow(entry.progress);
+      }).catch((error: unknown) => {
+        behind.add(jobId);
+        for (const report of entry.onErrors) report(error);
       });
     },
   };

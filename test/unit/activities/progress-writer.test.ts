@@ -1,0 +1,141 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { emptyUsage } from '../../../src/core/index.js';
+import { progressWriterFor, type ProgressWrite } from '../../../src/activities/progress-writer.js';
+import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
+import { FileJobStore } from '../../../src/store/file/file-job-store.js';
+import type { JobStore } from '../../../src/store/job-store.js';
+import type { JobPhase } from '../../../src/workflows/job-types.js';
+
+/**
+ * A real file store whose event appends are counted and can be held: a held append does not
+ * start until released, as a slow disk would keep it.
+ */
+async function heldStore(): Promise<{
+  store: JobStore;
+  appends: number[][];
+  hold: () => () => void;
+}> {
+  const inner = await FileJobStore.open({ folder: mkdtempSync(join(tmpdir(), 'dar-writer-')) });
+  const appends: number[][] = [];
+  let gate: Promise<void> = Promise.resolve();
+  const store = Object.create(inner) as JobStore;
+  store.appendEvents = async (jobId, events, options) => {
+    appends.push(events.map((event) => event.seq));
+    await gate;
+    return inner.appendEvents(jobId, events, options);
+  };
+  const hold = () => {
+    let release = () => {};
+    gate = new Promise((resolve) => (release = resolve));
+    return () => {
+      gate = Promise.resolve();
+      release();
+    };
+  };
+  return { store, appends, hold };
+}
+
+function quick(jobId: string, seqs: number[], phase: JobPhase): ProgressWrite {
+  return {
+    jobId,
+    events: seqs.map((seq) => ({ seq, event: { type: 'turn_start', n: seq } })),
+    status: {
+      phase,
+      turns: 1,
+      modelCalls: 1,
+      lastSeq: seqs.at(-1) ?? 0,
+      cancelled: false,
+      usage: emptyUsage(),
+      continuedAsNew: 0,
+    },
+    transcript: { pointer: { head: null, count: 0 }, unstored: [] },
+  };
+}
+
+/** Waits until `appends` (the appends started) has `count` entries. */
+async function started(appends: number[][], count: number): Promise<void> {
+  for (let tries = 0; tries < 200 && appends.length < count; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(appends).toHaveLength(count);
+}
+
+async function settled(store: JobStore, jobId: string, lastSeq: number): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    if ((await store.lastSeq(jobId)) >= lastSeq) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`events of ${jobId} up to ${lastSeq} were not stored`);
+}
+
+test('quick writes queued behind a slow one go out together, in order, with the newest status', async () => {
+  const { store, appends, hold } = await heldStore();
+  const writer = progressWriterFor(store);
+  const errors: unknown[] = [];
+  const release = hold();
+  writer.writeSoon(quick('job-a', [1, 2], 'model'), (error) => errors.push(error));
+  await started(appends, 1);
+  // While the first is held, three more bursts come: they wait as one write.
+  writer.writeSoon(quick('job-a', [3], 'tools'), (error) => errors.push(error));
+  writer.writeSoon(quick('job-a', [4, 5], 'model'), (error) => errors.push(error));
+  writer.writeSoon(quick('job-a', [6], 'tools'), (error) => errors.push(error));
+  release();
+  await settled(store, 'job-a', 6);
+
+  expect(appends).toEqual([
+    [1, 2],
+    [3, 4, 5, 6],
+  ]);
+  const events = await store.readEvents('job-a');
+  expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  const status = (await store.getRecord(JOB_STATUS_RECORD, 'job-a')) as {
+    phase: string;
+    lastSeq: number;
+  };
+  expect(status).toMatchObject({ phase: 'tools', lastSeq: 6 });
+  expect(errors).toEqual([]);
+});
+
+test('a durable write keeps its place: later quick writes do not join one queued before it', async () => {
+  const { store, appends, hold } = await heldStore();
+  const writer = progressWriterFor(store);
+  const release = hold();
+  writer.writeSoon(quick('job-b', [1], 'model'), () => undefined);
+  await started(appends, 1);
+  writer.writeSoon(quick('job-b', [2], 'model'), () => undefined);
+  const durable = writer.write(quick('job-b', [1, 2, 3], 'tools'));
+  writer.writeSoon(quick('job-b', [4], 'tools'), () => undefined);
+  release();
+  await durable;
+  await settled(store, 'job-b', 4);
+
+  expect(appends).toEqual([[1], [2], [1, 2, 3], [4]]);
+});
+
+test('bursts that come before the first write starts go out with it', async () => {
+  const { store, appends } = await heldStore();
+  const writer = progressWriterFor(store);
+  writer.writeSoon(quick('job-e', [1], 'model'), () => undefined);
+  writer.writeSoon(quick('job-e', [2], 'tools'), () => undefined);
+  await settled(store, 'job-e', 2);
+
+  expect(appends).toEqual([[1, 2]]);
+});
+
+test('jobs are written side by side: one job waiting does not hold another', async () => {
+  const { store, appends, hold } = await heldStore();
+  const writer = progressWriterFor(store);
+  const release = hold();
+  writer.writeSoon(quick('job-c', [1], 'model'), () => undefined);
+  writer.writeSoon(quick('job-d', [1], 'model'), () => undefined);
+  await started(appends, 2);
+  writer.writeSoon(quick('job-c', [2], 'model'), () => undefined);
+  writer.writeSoon(quick('job-d', [2], 'model'), () => undefined);
+  release();
+  await settled(store, 'job-c', 2);
+  await settled(store, 'job-d', 2);
+
+  expect(appends).toEqual([[1], [1], [2], [2]]);
+});
