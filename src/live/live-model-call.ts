@@ -18,6 +18,8 @@ export interface LiveModelCall {
 /**
  * The live side of one model call attempt: a retry first says the earlier attempts' partial
  * message is void, then `start`, then the provider's events, batched (see `LivePublisher`).
+ * `start` waits for the provider's first event: a call that streams nothing (a provider that
+ * does not stream) writes nothing to the live stream and reads nothing back at its end.
  */
 export function openLiveModelCall(
   store: JobStore,
@@ -26,16 +28,22 @@ export function openLiveModelCall(
   onFailure: (error: unknown) => void,
 ): LiveModelCall {
   const publisher = new LivePublisher({ store, jobId, onFailure, scrub: withoutKeys });
+  let started = false;
+  // Marks where this attempt's events begin, which compaction needs.
+  const start = () => {
+    if (started) return;
+    started = true;
+    publisher.publish({ type: 'message_update', ...tag, assistantMessageEvent: { type: 'start' } });
+  };
   if (tag.attempt > 1) {
     publisher.publish({ type: 'message_void', ...tag, attempt: tag.attempt - 1 });
+    start();
   }
-  // Always written, also for a provider that does not stream: it marks where this attempt's
-  // events begin, which compaction needs.
-  publisher.publish({ type: 'message_update', ...tag, assistantMessageEvent: { type: 'start' } });
   return {
     onStreamEvent: (event) => {
       const assistantMessageEvent = liveAssistantEvent(event);
       if (assistantMessageEvent && assistantMessageEvent.type !== 'start') {
+        start();
         publisher.publish({ type: 'message_update', ...tag, assistantMessageEvent });
       }
     },

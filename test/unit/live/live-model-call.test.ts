@@ -82,3 +82,25 @@ test('a store that fails while streaming never fails the call: finish resolves, 
   expect(failures).toEqual([expect.objectContaining({ message: 'disk full' })]);
   expect(await store.readLiveEvents('job')).toEqual([]);
 });
+
+test('a call whose provider streams nothing writes nothing live and reads nothing back', async () => {
+  const counted = Object.create(store) as FileJobStore;
+  const used: string[] = [];
+  counted.appendLiveEvents = (...args) => {
+    used.push('appendLiveEvents');
+    return store.appendLiveEvents(...args);
+  };
+  counted.getRecord = (...args) => {
+    used.push('getRecord');
+    return store.getRecord(...args);
+  };
+  await storedStatus(2, 'model');
+  const call = openLiveModelCall(counted, 'job', { turn: 2, callIndex: 1, attempt: 1 }, () => {
+    throw new Error('no failure expected');
+  });
+  // Pi's own `start` carries nothing: it does not count as streaming.
+  call.onStreamEvent({ type: 'start', partial: {} });
+  await call.finish();
+  expect(used).toEqual([]);
+  expect(await store.readLiveEvents('job')).toEqual([]);
+});
