@@ -1,4 +1,4 @@
-import { link, mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { link, readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapWithConcurrency } from '../concurrency.js';
 import { sha256Hex } from '../object-ref.js';
@@ -19,6 +19,7 @@ import type {
 } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
 import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+import { KnownFolders } from './known-folders.js';
 
 /** Seqs per folder: a folder stays small enough to list in well under a millisecond. */
 const SEQS_PER_FOLDER = 1000;
@@ -41,6 +42,8 @@ const READ_AHEAD = 64;
  * folder rather than a folder of tens of thousands of files; a gap in the seqs costs nothing.
  */
 export class FileEvents {
+  private readonly folders = new KnownFolders();
+
   constructor(
     private readonly folder: string,
     private readonly flush: boolean,
@@ -54,43 +57,59 @@ export class FileEvents {
     const prepared = prepareEvents(jobId, events);
     const jobFolder = this.jobFolder(jobId);
     try {
-      // One listing per folder of 1000 seqs tells which events are there already (a retry).
-      const folders = [...new Set(prepared.map((event) => seqFolder(jobFolder, event.seq)))];
-      const stored = new Set<number>();
-      for (const folder of folders) (await listSeqs(folder)).forEach((seq) => stored.add(seq));
-      const missing: PreparedEvent[] = [];
-      const differing: PreparedEvent[] = [];
-      for (const event of prepared) {
-        if (!stored.has(event.seq)) missing.push(event);
-        else if (!sameEvent(await readFile(eventPath(jobFolder, event.seq), 'utf8'), event)) {
-          if (!options.replace) throw new EventConflict(jobId, event.seq);
-          differing.push(event);
-        }
-      }
-      for (const event of differing) {
-        const folder = seqFolder(jobFolder, event.seq);
-        await rename(
-          await writeTemporaryFile(folder, event.text, this.flush),
-          eventPath(jobFolder, event.seq),
-        );
-      }
-      for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
-        await mkdir(folder, { recursive: true });
-      }
-      // Flush the files in parallel, then link them in seq order, so that a follower never
-      // sees a later event before an earlier one of the same batch.
-      const temporaries = await mapWithConcurrency(missing, 16, (event) =>
-        writeTemporaryFile(seqFolder(jobFolder, event.seq), event.text, this.flush),
-      );
-      try {
-        for (const [index, event] of missing.entries()) {
-          await linkOrCompare(jobId, event, temporaries[index] as string, jobFolder, options);
-        }
-      } finally {
-        await Promise.all(temporaries.map(removeQuietly));
-      }
+      await this.appendPrepared(jobId, jobFolder, prepared, options);
     } catch (error) {
-      throw fileFailure(error, `append events of job ${jobId}`);
+      if (errnoCode(error) !== 'ENOENT') throw fileFailure(error, `append events of job ${jobId}`);
+      // A folder removed behind the store's back: made again, and the append run once more.
+      this.folders.forgetUnder(jobFolder);
+      try {
+        await this.appendPrepared(jobId, jobFolder, prepared, options);
+      } catch (again) {
+        throw fileFailure(again, `append events of job ${jobId}`);
+      }
+    }
+  }
+
+  private async appendPrepared(
+    jobId: string,
+    jobFolder: string,
+    prepared: PreparedEvent[],
+    options: AppendEventsOptions,
+  ): Promise<void> {
+    // One listing per folder of 1000 seqs tells which events are there already (a retry).
+    const folders = [...new Set(prepared.map((event) => seqFolder(jobFolder, event.seq)))];
+    const stored = new Set<number>();
+    for (const folder of folders) (await listSeqs(folder)).forEach((seq) => stored.add(seq));
+    const missing: PreparedEvent[] = [];
+    const differing: PreparedEvent[] = [];
+    for (const event of prepared) {
+      if (!stored.has(event.seq)) missing.push(event);
+      else if (!sameEvent(await readFile(eventPath(jobFolder, event.seq), 'utf8'), event)) {
+        if (!options.replace) throw new EventConflict(jobId, event.seq);
+        differing.push(event);
+      }
+    }
+    for (const event of differing) {
+      const folder = seqFolder(jobFolder, event.seq);
+      await rename(
+        await writeTemporaryFile(folder, event.text, this.flush),
+        eventPath(jobFolder, event.seq),
+      );
+    }
+    for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
+      await this.folders.ensure(folder);
+    }
+    // Flush the files in parallel, then link them in seq order, so that a follower never
+    // sees a later event before an earlier one of the same batch.
+    const temporaries = await mapWithConcurrency(missing, 16, (event) =>
+      writeTemporaryFile(seqFolder(jobFolder, event.seq), event.text, this.flush),
+    );
+    try {
+      for (const [index, event] of missing.entries()) {
+        await linkOrCompare(jobId, event, temporaries[index] as string, jobFolder, options);
+      }
+    } finally {
+      await Promise.all(temporaries.map(removeQuietly));
     }
   }
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeObject, textMatchesRef } from '../object-ref.js';
 import { checkRef } from '../store-arguments.js';
@@ -6,6 +6,7 @@ import { ObjectNotFound, StoreCorruptionError } from '../store-errors.js';
 import type { JsonValue, ObjectRef } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
 import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+import { KnownFolders } from './known-folders.js';
 
 /**
  * Objects as `objects/<first 2 hex>/<64 hex>.json`, each holding the value's own JSON (see `encodeObject`).
@@ -14,6 +15,8 @@ import { removeQuietly, writeTemporaryFile } from './file-writes.js';
  * rename the same bytes over each other, which is harmless.
  */
 export class FileObjects {
+  private readonly folders = new KnownFolders();
+
   constructor(
     private readonly folder: string,
     private readonly flush: boolean,
@@ -24,14 +27,15 @@ export class FileObjects {
     const { folder, path } = this.location(ref);
     try {
       if (await exists(path)) return ref;
-      await mkdir(folder, { recursive: true });
-      const temporary = await writeTemporaryFile(folder, text, this.flush);
-      try {
-        await rename(temporary, path);
-      } catch (error) {
-        await removeQuietly(temporary);
-        throw error;
-      }
+      await this.folders.withFolder(folder, async () => {
+        const temporary = await writeTemporaryFile(folder, text, this.flush);
+        try {
+          await rename(temporary, path);
+        } catch (error) {
+          await removeQuietly(temporary);
+          throw error;
+        }
+      });
       return ref;
     } catch (error) {
       throw fileFailure(error, `store object ${ref}`);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from '../canonical-json.js';
 import { sha256Hex } from '../object-ref.js';
@@ -7,6 +7,7 @@ import { StoreCorruptionError } from '../store-errors.js';
 import type { JsonValue } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
 import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+import { KnownFolders } from './known-folders.js';
 
 /**
  * Records as `records/<sha256 of namespace>/<sha256 of key>.json` (any string is a safe file
@@ -14,6 +15,8 @@ import { removeQuietly, writeTemporaryFile } from './file-writes.js';
  * reader sees the old record or the new one, and the last rename wins.
  */
 export class FileRecords {
+  private readonly folders = new KnownFolders();
+
   constructor(
     private readonly folder: string,
     private readonly flush: boolean,
@@ -24,14 +27,15 @@ export class FileRecords {
     const text = canonicalJson({ namespace, key, value });
     const { folder, path } = this.location(namespace, key);
     try {
-      await mkdir(folder, { recursive: true });
-      const temporary = await writeTemporaryFile(folder, text, this.flush);
-      try {
-        await rename(temporary, path);
-      } catch (error) {
-        await removeQuietly(temporary);
-        throw error;
-      }
+      await this.folders.withFolder(folder, async () => {
+        const temporary = await writeTemporaryFile(folder, text, this.flush);
+        try {
+          await rename(temporary, path);
+        } catch (error) {
+          await removeQuietly(temporary);
+          throw error;
+        }
+      });
     } catch (error) {
       throw fileFailure(error, `store record ${namespace}/${key}`);
     }

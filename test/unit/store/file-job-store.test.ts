@@ -69,4 +69,24 @@ describe('embedded (file) job store on disk', () => {
     await writeFile(objectPath(root, ref), '{"text":"a long');
     await expect(store.getObject(ref)).rejects.toBeInstanceOf(StoreCorruptionError);
   });
+
+  test("folders removed behind the store's back are made again on the next write", async () => {
+    current = await mkdtemp(join(tmpdir(), 'dar-store-'));
+    folders.push(current);
+    const root = join(current, 'store');
+    const store = await FileJobStore.open({ folder: root });
+    // The store remembers the folders it made: the first writes make them ...
+    await store.putObject({ n: 1 });
+    await store.putRecord('notes', 'a', { n: 1 });
+    await store.appendEvents('job-a', [{ seq: 1, event: { n: 1 } }]);
+    // ... and a hand clean-up removes them all while the store is open.
+    await rm(root, { recursive: true });
+
+    const ref = await store.putObject({ n: 2 });
+    await store.putRecord('notes', 'a', { n: 2 });
+    await store.appendEvents('job-a', [{ seq: 2, event: { n: 2 } }]);
+    expect(await store.getObject(ref)).toEqual({ n: 2 });
+    expect(await store.getRecord('notes', 'a')).toEqual({ n: 2 });
+    expect(await store.readEvents('job-a')).toEqual([{ seq: 2, event: { n: 2 } }]);
+  });
 });
