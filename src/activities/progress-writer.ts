@@ -3,6 +3,7 @@ import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { appendToTranscript } from '../transcript/transcript-nodes.js';
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
 import { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
+import { QuicklyWrittenEvents } from './quickly-written-events.js';
 import type { TranscriptInput } from '../transcript/model-context.js';
 
 /** One write of a job's progress: new events, its status and, optionally, unstored messages. */
@@ -101,8 +102,9 @@ function createProgressWriter(store: JobStore): ProgressWriter {
    * (its events together, its newest status once) instead of one per burst.
    */
   const waiting = new Map<string, WaitingWrite>();
+  const quicklyWritten = new QuicklyWrittenEvents();
 
-  async function writeNow(progress: ProgressWrite): Promise<TranscriptPointer> {
+  async function writeNow(progress: ProgressWrite, durable: boolean): Promise<TranscriptPointer> {
     const transcript =
       progress.transcript.unstored.length === 0
         ? progress.transcript.pointer
@@ -119,7 +121,15 @@ function createProgressWriter(store: JobStore): ProgressWriter {
           }
         : { seq, event },
     );
-    if (events.length > 0) await store.appendEvents(progress.jobId, events, { replace: true });
+    // A durable write repeats every event since the last one: those stored by quick writes
+    // meanwhile, unchanged, are not written (nor read back) again.
+    const toAppend = durable ? quicklyWritten.notYetWritten(progress.jobId, events) : events;
+    if (toAppend.length > 0) {
+      await store.appendEvents(progress.jobId, toAppend, { replace: true });
+    }
+    const lastSeq = events.at(-1)?.seq;
+    if (!durable) quicklyWritten.remember(progress.jobId, events);
+    else if (lastSeq !== undefined) quicklyWritten.forgetUpTo(progress.jobId, lastSeq);
     if (progress.status) {
       const status: StoredJobStatus = { ...progress.status, transcript };
       await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
@@ -148,7 +158,7 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     async write(progress) {
       // Quick writes after this one must not join one queued before it: they would land first.
       waiting.delete(progress.jobId);
-      const transcript = await enqueue(progress.jobId, () => writeNow(progress));
+      const transcript = await enqueue(progress.jobId, () => writeNow(progress, true));
       behind.delete(progress.jobId);
       return transcript;
     },
@@ -170,7 +180,7 @@ function createProgressWriter(store: JobStore): ProgressWriter {
       waiting.set(jobId, entry);
       enqueue(jobId, () => {
         if (waiting.get(jobId) === entry) waiting.delete(jobId);
-        return writeNow(entry.progress);
+        return writeNow(entry.progress, false);
       }).catch((error: unknown) => {
         behind.add(jobId);
         for (const report of entry.onErrors) report(error);

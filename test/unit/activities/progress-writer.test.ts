@@ -111,7 +111,8 @@ test('a durable write keeps its place: later quick writes do not join one queued
   await durable;
   await settled(store, 'job-b', 4);
 
-  expect(appends).toEqual([[1], [2], [1, 2, 3], [4]]);
+  // The durable write repeats 1-3; the quick writes stored 1 and 2 unchanged.
+  expect(appends).toEqual([[1], [2], [3], [4]]);
 });
 
 test('bursts that come before the first write starts go out with it', async () => {
@@ -138,4 +139,38 @@ test('jobs are written side by side: one job waiting does not hold another', asy
   await settled(store, 'job-d', 2);
 
   expect(appends).toEqual([[1], [1], [2], [2]]);
+});
+
+test('a durable write stores what quick writes did not, and replaces what they stored differently', async () => {
+  const { store, appends } = await heldStore();
+  const writer = progressWriterFor(store);
+  writer.writeSoon(quick('job-f', [1, 2], 'model'), () => undefined);
+  await settled(store, 'job-f', 2);
+  // Seq 2 now says something else (a workflow task that ran again decided otherwise).
+  const durable = quick('job-f', [1, 2, 3], 'tools');
+  durable.events[1] = { seq: 2, event: { type: 'turn_end', n: 2 } };
+  await writer.write(durable);
+
+  expect(appends).toEqual([
+    [1, 2],
+    [2, 3],
+  ]);
+  expect((await store.readEvents('job-f')).map((stored) => stored.event)).toEqual([
+    { type: 'turn_start', n: 1 },
+    { type: 'turn_end', n: 2 },
+    { type: 'turn_start', n: 3 },
+  ]);
+  // Remembered no longer: a second durable write of the same events compares them in the store.
+  await writer.write(quick('job-f', [1], 'tools'));
+  expect(appends.at(-1)).toEqual([1]);
+});
+
+test('a durable write of events this process did not write quickly writes them all', async () => {
+  const { store, appends } = await heldStore();
+  // Stored by another worker (or before this one started).
+  await store.appendEvents('job-g', [{ seq: 1, event: { type: 'turn_start', n: 1 } }]);
+  await progressWriterFor(store).write(quick('job-g', [1, 2], 'tools'));
+
+  expect(appends).toEqual([[1], [1, 2]]);
+  expect(await store.lastSeq('job-g')).toBe(2);
 });
