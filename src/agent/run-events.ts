@@ -64,6 +64,10 @@ async function passLiveEvents(
   return cursor;
 }
 
+function endsAssistantMessage(event: SequencedEvent): boolean {
+  return event.type === 'message_end' && event.message.role === 'assistant';
+}
+
 /** Pi's events: the job's own (`compaction`) are not handed to Pi listeners. */
 function isPiEvent(event: SequencedEvent): boolean {
   return event.type !== 'compaction';
@@ -124,6 +128,17 @@ export async function readRun(
       continue;
     }
     for (const event of page) {
+      if (live && endsAssistantMessage(event)) {
+        // The message's last live events were stored before its end was (the model call
+        // writes them before it returns), so a live read now has them: they go first.
+        reading.lastLiveSeq = await passLiveEvents(
+          job,
+          reading.lastLiveSeq,
+          filter,
+          live.messages,
+          onEvent,
+        );
+      }
       reading.lastSeq = event.seq;
       filter.noteEvent(event);
       if (event.type === 'agent_start') reading.started = true;

@@ -18,17 +18,20 @@ export class LiveFilter {
   /** Notes a job event the follower passed on. */
   noteEvent(event: SequencedEvent): void {
     if (event.type === 'message_end' && event.message.role === 'assistant') {
-      // The call that ended is the live one seen; when none of its live events was seen yet
-      // (the stored end was read first), the call after the last one that ended.
-      const ended =
-        this.seenCallIndex > this.endedCallIndex
-          ? this.seenCallIndex
-          : this.endedCallIndex >= 0
-            ? this.endedCallIndex + 1
-            : -1;
-      this.endedCallIndex = Math.max(this.endedCallIndex, ended);
+      this.endedCallIndex = Math.max(this.endedCallIndex, this.endingCall() ?? -1);
     }
     if (event.type === 'tool_execution_end') this.endedTools.add(event.toolCallId);
+  }
+
+  /**
+   * The call the next assistant `message_end` ends, when known: the live one seen; when none of
+   * its live events was seen yet (the stored end was read first), the one after the last that
+   * ended.
+   */
+  private endingCall(): number | undefined {
+    if (this.seenCallIndex > this.endedCallIndex) return this.seenCallIndex;
+    if (this.endedCallIndex >= 0) return this.endedCallIndex + 1;
+    return undefined;
   }
 
   /** Whether `event` is still live, given the job's stored status (when read). */
@@ -41,7 +44,11 @@ export class LiveFilter {
       return status.turns <= event.turn;
     }
     if (event.callIndex <= this.endedCallIndex) return false;
-    if (status) {
+    // The call the follower is in (it saw its live events, or the end of the one before) stays
+    // current until its end is passed on, whatever the status says: the status may already
+    // count that end while the follower has not read it, and the call's last live events,
+    // stored before its end, still belong before it.
+    if (status && event.callIndex !== this.endingCall()) {
       // The call after this one has started, or this one is past its model phase.
       const started = status.modelCalls - 1;
       if (started > event.callIndex) return false;

@@ -30,11 +30,28 @@ test('a follower that starts late skips deltas of calls the stored status shows 
   // Call 1 runs (modelCalls 2, phase model): call 0 ended, call 1 is live.
   expect(filter.isCurrent(delta(0, 1), status(2, 'model'))).toBe(false);
   expect(filter.isCurrent(delta(1, 2), status(2, 'model'))).toBe(true);
-  // Call 1 answered, its tools run: its deltas are done, its turn's tool output is live.
-  expect(filter.isCurrent(delta(1, 3), status(2, 'tools'))).toBe(false);
   expect(filter.isCurrent(toolLine(2, 4), status(2, 'tools'))).toBe(true);
   expect(filter.isCurrent(toolLine(1, 5), status(2, 'tools'))).toBe(false);
   expect(filter.isCurrent(toolLine(2, 6), status(2, 'done'))).toBe(false);
+  // Still: an earlier call's deltas, read after the follower is in call 1.
+  expect(filter.isCurrent(delta(0, 7), status(2, 'tools'))).toBe(false);
+});
+
+test('the call a follower is in keeps its last deltas when the status runs ahead of the follower', () => {
+  const filter = new LiveFilter();
+  expect(filter.isCurrent(delta(0, 1), status(1, 'model'))).toBe(true);
+  // The answer's end (and the status saying tools) were stored after the follower read the
+  // job's events; its last deltas, stored before them, come with the status already ahead.
+  expect(filter.isCurrent(delta(0, 2), status(1, 'tools'))).toBe(true);
+  expect(filter.isCurrent(delta(0, 3), status(2, 'model'))).toBe(true);
+  // Once the follower passes that end on, the call is over for it.
+  filter.noteEvent({
+    type: 'message_end',
+    seq: 6,
+    message: { role: 'assistant' },
+  } as SequencedEvent);
+  expect(filter.isCurrent(delta(0, 4), status(2, 'model'))).toBe(false);
+  expect(filter.isCurrent(delta(1, 5), status(2, 'model'))).toBe(true);
 });
 
 test('a message_end or tool_execution_end passed on ends that call for the follower, whatever the status says', () => {
