@@ -44,11 +44,10 @@ export class LiveFilter {
       return status.turns <= event.turn;
     }
     if (event.callIndex <= this.endedCallIndex) return false;
-    // The call the follower is in (it saw its live events, or the end of the one before) stays
-    // current until its end is passed on, whatever the status says: the status may already
-    // count that end while the follower has not read it, and the call's last live events,
-    // stored before its end, still belong before it.
-    if (status && event.callIndex !== this.endingCall()) {
+    // A call whose live events the follower is showing stays current until its end is passed
+    // on, whatever the status says: the status may already count that end while the follower
+    // has not read it, and the call's last live events, stored before its end, belong before it.
+    if (status && event.callIndex !== this.seenCallIndex) {
       // The call after this one has started, or this one is past its model phase.
       const started = status.modelCalls - 1;
       if (started > event.callIndex) return false;
