@@ -6,7 +6,8 @@ import { errnoCode } from './file-errors.js';
  * The folders a file store made (or found) in this process, so that a write does not ask the
  * file system for its folder every time: a turn writes dozens of files into a few folders.
  * The store never removes a folder; one removed behind its back (a hand clean-up) is made
- * again (`withFolder` at once; after `forgetUnder`, on the next write).
+ * again by the write that finds it gone (`withFolder`, or the caller's retry after
+ * `forgetUnder`).
  */
 export class KnownFolders {
   private readonly known = new Set<string>();
