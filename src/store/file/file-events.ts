@@ -18,7 +18,7 @@ import type {
   StoredEvent,
 } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
-import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+import { removeQuietly, replaceFile, writeTemporaryFile } from './file-writes.js';
 import { KnownFolders } from './known-folders.js';
 
 /** Seqs per folder: a folder stays small enough to list in well under a millisecond. */
@@ -91,10 +91,7 @@ export class FileEvents {
     }
     for (const event of differing) {
       const folder = seqFolder(jobFolder, event.seq);
-      await rename(
-        await writeTemporaryFile(folder, event.text, this.flush),
-        eventPath(jobFolder, event.seq),
-      );
+      await replaceFile(folder, eventPath(jobFolder, event.seq), event.text, this.flush);
     }
     for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
       await this.folders.ensure(folder);

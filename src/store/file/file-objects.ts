@@ -1,11 +1,11 @@
-import { readFile, rename, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeObject, textMatchesRef } from '../object-ref.js';
 import { checkRef } from '../store-arguments.js';
 import { ObjectNotFound, StoreCorruptionError } from '../store-errors.js';
 import type { JsonValue, ObjectRef } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
-import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+import { replaceFile } from './file-writes.js';
 import { KnownFolders } from './known-folders.js';
 
 /**
@@ -27,15 +27,7 @@ export class FileObjects {
     const { folder, path } = this.location(ref);
     try {
       if (await exists(path)) return ref;
-      await this.folders.withFolder(folder, async () => {
-        const temporary = await writeTemporaryFile(folder, text, this.flush);
-        try {
-          await rename(temporary, path);
-        } catch (error) {
-          await removeQuietly(temporary);
-          throw error;
-        }
-      });
+      await this.folders.withFolder(folder, () => replaceFile(folder, path, text, this.flush));
       return ref;
     } catch (error) {
       throw fileFailure(error, `store object ${ref}`);

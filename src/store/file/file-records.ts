@@ -1,4 +1,4 @@
-import { readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from '../canonical-json.js';
 import { sha256Hex } from '../object-ref.js';
@@ -6,7 +6,7 @@ import { checkRecordName } from '../store-arguments.js';
 import { StoreCorruptionError } from '../store-errors.js';
 import type { JsonValue } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
-import { removeQuietly, writeTemporaryFile } from './file-writes.js';
+import { replaceFile } from './file-writes.js';
 import { KnownFolders } from './known-folders.js';
 
 /**
@@ -27,15 +27,7 @@ export class FileRecords {
     const text = canonicalJson({ namespace, key, value });
     const { folder, path } = this.location(namespace, key);
     try {
-      await this.folders.withFolder(folder, async () => {
-        const temporary = await writeTemporaryFile(folder, text, this.flush);
-        try {
-          await rename(temporary, path);
-        } catch (error) {
-          await removeQuietly(temporary);
-          throw error;
-        }
-      });
+      await this.folders.withFolder(folder, () => replaceFile(folder, path, text, this.flush));
     } catch (error) {
       throw fileFailure(error, `store record ${namespace}/${key}`);
     }

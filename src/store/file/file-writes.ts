@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Temporary files start with a dot, so no reader mistakes one for a stored file. */
@@ -29,6 +29,26 @@ export async function writeTemporaryFile(
   }
   await handle.close();
   return path;
+}
+
+/**
+ * Puts `text` at `path` whole or not at all: written to a temporary file in `folder` (flushed
+ * when `flush`), then renamed over `path`. Rename is atomic: a reader sees the old file or the
+ * new one, and of two writers the last rename wins.
+ */
+export async function replaceFile(
+  folder: string,
+  path: string,
+  text: string,
+  flush: boolean,
+): Promise<void> {
+  const temporary = await writeTemporaryFile(folder, text, flush);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await removeQuietly(temporary);
+    throw error;
+  }
 }
 
 export async function removeQuietly(path: string): Promise<void> {
