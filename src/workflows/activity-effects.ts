@@ -1,4 +1,4 @@
-import { isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
 import { OPERATION_ABORTED, addUsage, type AgentLoopEffects } from '../core/index.js';
 import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
@@ -13,13 +13,17 @@ import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } fr
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
+import type { ReleaseFeatures } from './release-features.js';
 
 /**
  * The model activity for `model`: on its provider's task queue, where the workers pace the calls
  * of every job (rate, concurrency); on the job's own queue in histories recorded before that.
  */
-function modelActivity(model: string): AgentActivities['callModelWithStore'] {
-  if (!patched(MODEL_TASK_QUEUE_PATCH)) {
+function modelActivity(
+  model: string,
+  features: ReleaseFeatures,
+): AgentActivities['callModelWithStore'] {
+  if (!features.has(MODEL_TASK_QUEUE_PATCH)) {
     return proxyActivities<AgentActivities>(modelActivityOptions).callModelWithStore;
   }
   const taskQueue = modelTaskQueue(workflowInfo().taskQueue, model);
@@ -33,6 +37,7 @@ export interface ActivityEffectsOptions {
   progress: ProgressRecorder;
   publish: PublishJobState;
   isAborted: () => boolean;
+  features: ReleaseFeatures;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface ActivityEffectsOptions {
  * comes back as a reference. Events go to the progress recorder.
  */
 export function createActivityEffects(options: ActivityEffectsOptions): AgentLoopEffects {
-  const { input, state, progress, publish, isAborted } = options;
+  const { input, state, progress, publish, isAborted, features } = options;
   const jobId = workflowInfo().workflowId;
   return {
     emit: (event) => progress.record(event),
@@ -56,9 +61,9 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       state.modelCalls += 1;
       publish(state.phase, state.modelCalls);
       progress.statusChanged();
-      const callModelWithStore = modelActivity(input.model);
+      const callModelWithStore = modelActivity(input.model, features);
       try {
-        await compactIfNeeded(input, state, progress);
+        await compactIfNeeded(input, state, progress, features);
         const answer = await callModelWithStore({
           jobId,
           model: input.model,

@@ -1,4 +1,4 @@
-import { CancellationScope, CancelledFailure, patched, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, CancelledFailure, workflowInfo } from '@temporalio/workflow';
 import './compiled-validators.js';
 import {
   drainQueue,
@@ -26,6 +26,7 @@ import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js
 import { createLocalActivityRecorder, createSinkRecorder } from './progress-recorder.js';
 import { resolveUserTools } from './user-tools.js';
 import { PROGRESS_SINK_PATCH } from './progress-sink.js';
+import { perFeaturePatches, releaseFeatures, type ReleaseFeatures } from './release-features.js';
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
@@ -39,13 +40,16 @@ const DEFAULT_SYSTEM_PROMPT =
  */
 export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>) {
   return async function agentJob(input: AgentJobInput): Promise<AgentJobResult> {
+    const carried = input.carried;
+    // A first-release job's runs keep that release's per-feature patches.
+    const features = isLegacyCarriedState(carried) ? perFeaturePatches : releaseFeatures();
     // Tools given to the worker rather than bundled: described by it (none asked for: no command).
-    const userTools = await resolveUserTools(input, toolSpecs);
+    const userTools = await resolveUserTools(input, toolSpecs, features);
     const checked = checkJobInput(input, { ...toolSpecs, ...userTools });
-    if (isLegacyCarriedState(input.carried) || !patched(JOB_STORE_PATCH)) {
-      return runLegacyAgentJob(input as LegacyJobInput, checked);
+    if (isLegacyCarriedState(carried) || !features.has(JOB_STORE_PATCH)) {
+      return runLegacyAgentJob(input as LegacyJobInput, checked, features);
     }
-    return runAgentJob(input, input.carried, checked);
+    return runAgentJob(input, carried, checked, features);
   };
 }
 
@@ -53,18 +57,19 @@ async function runAgentJob(
   startInput: AgentJobInput,
   carried: CarriedState | undefined,
   { tools, beforeToolCall }: CheckedJob,
+  features: ReleaseFeatures,
 ): Promise<AgentJobResult> {
-  const modes = jobQueueModes(startInput);
+  const modes = jobQueueModes(startInput, features);
   // The modes travel in the input of every run this job continues as new into.
   const input = withQueueModes(startInput, modes);
   const state = initialJobState(carried, workflowInfo().startTime.getTime());
   if (input.budget) state.budget = input.budget;
   // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
-  const publish = startJobVisibility(input.batchId);
+  const publish = startJobVisibility(input.batchId, features);
   const root = CancellationScope.current();
   const isAborted = () => root.consideredCancelled;
   const statusOf = () => jobStatus(state, isAborted());
-  const progress = patched(PROGRESS_SINK_PATCH)
+  const progress = features.has(PROGRESS_SINK_PATCH)
     ? createSinkRecorder(state, statusOf)
     : createLocalActivityRecorder(state, statusOf);
 
@@ -73,7 +78,7 @@ async function runAgentJob(
   const abort = new AbortController();
   root.cancelRequested.catch(() => abort.abort());
   const effects: AgentLoopEffects = {
-    ...createActivityEffects({ input, state, progress, publish, isAborted }),
+    ...createActivityEffects({ input, state, progress, publish, isAborted, features }),
     // R22: a call the policy sends for approval waits here, durably, for the decideApproval update.
     awaitApproval: installJobApprovals({ state, progress, publish }),
     signal: abort.signal,

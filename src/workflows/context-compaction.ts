@@ -1,4 +1,4 @@
-import { isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
 import { addUsage } from '../core/index.js';
 import { modelActivityOptions } from './activity-options.js';
@@ -8,6 +8,7 @@ import { countNewMessages } from './context-tokens.js';
 import { modelCallsMade, transcriptLength, unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
 import type { ProgressRecorder } from './progress-recorder.js';
+import type { ReleaseFeatures } from './release-features.js';
 
 const { compactContext } = proxyActivities<AgentActivities>(modelActivityOptions);
 
@@ -22,6 +23,7 @@ export async function compactIfNeeded(
   input: AgentJobInput,
   state: JobState,
   progress: ProgressRecorder,
+  features: ReleaseFeatures,
 ): Promise<void> {
   countNewMessages(state);
   const limits = compactionLimits(input.compaction, state.contextWindow);
@@ -29,7 +31,7 @@ export async function compactIfNeeded(
   const tokensBefore = state.contextTokens.tokens;
   if (tokensBefore <= limits.contextWindow - limits.reserveTokens) return;
   // Jobs that never reach the threshold keep their commands; old histories never get here.
-  if (!patched(COMPACTION_PATCH)) return;
+  if (!features.has(COMPACTION_PATCH)) return;
 
   const start = state.modelContext?.keptFrom ?? 0;
   // This turn's model call is counted already; the summary call takes its index, the turn's

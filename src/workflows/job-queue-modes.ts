@@ -1,6 +1,6 @@
-import { patched } from '@temporalio/workflow';
 import { drainQueue, type Message, type QueueMode } from '../core/index.js';
 import type { AgentJobInput } from './job-types.js';
+import type { ReleaseFeatures } from './release-features.js';
 
 /**
  * Marks histories of jobs that deliver queued messages by Pi's default, one per turn. A job
@@ -20,14 +20,14 @@ export interface JobQueueModes {
  * modes in its input (see `withQueueModes`), so a continued job never changes mode; a run
  * carried over from an earlier release has none and keeps `all`.
  */
-export function jobQueueModes(input: AgentJobInput): JobQueueModes {
+export function jobQueueModes(input: AgentJobInput, features: ReleaseFeatures): JobQueueModes {
   const steeringMode = input.steeringMode;
   const followUpMode = input.followUpMode;
   if (steeringMode !== undefined && followUpMode !== undefined) {
     return { steeringMode, followUpMode };
   }
   const fallback: QueueMode =
-    input.carried === undefined && patched(QUEUE_MODE_PATCH) ? 'one-at-a-time' : 'all';
+    input.carried === undefined && features.has(QUEUE_MODE_PATCH) ? 'one-at-a-time' : 'all';
   return { steeringMode: steeringMode ?? fallback, followUpMode: followUpMode ?? fallback };
 }
 

@@ -1,6 +1,7 @@
-import { patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { JobPhase } from './job-types.js';
+import type { ReleaseFeatures } from './release-features.js';
 import {
   SEARCH_ATTRIBUTES_PATCH,
   darBatchIdKey,
@@ -17,8 +18,11 @@ export type PublishJobState = (phase: JobPhase, turns: number) => void;
  * at the same point of every run. In a history recorded before the attributes existed the patch
  * is absent, and nothing is upserted, so such histories replay unchanged.
  */
-export function startJobVisibility(batchId: string | undefined): PublishJobState {
-  if (!patched(SEARCH_ATTRIBUTES_PATCH)) return () => undefined;
+export function startJobVisibility(
+  batchId: string | undefined,
+  features: ReleaseFeatures,
+): PublishJobState {
+  if (!features.has(SEARCH_ATTRIBUTES_PATCH)) return () => undefined;
   if (batchId !== undefined) upsertSearchAttributes([{ key: darBatchIdKey, value: batchId }]);
   let published: { phase?: JobPhase; turns?: number } = {};
   return (phase, turns) => {

@@ -1,9 +1,4 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  patched,
-  proxyLocalActivities,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
 import { ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE } from '../tools/user/failure-types.js';
 import { HostFailure, type ToolSpec } from '../core/index.js';
@@ -11,6 +6,7 @@ import { specOfDescription } from '../tools/user/tool-description.js';
 import { BAD_INPUT } from './job-input-check.js';
 import { jobInputProblems } from './job-input-schema.js';
 import type { AgentJobInput } from './job-types.js';
+import type { ReleaseFeatures } from './release-features.js';
 
 /**
  * Marks histories of jobs that named tools outside the workflow bundle and had them described
@@ -59,11 +55,12 @@ async function runArgumentShim(toolName: string, rawArguments: unknown): Promise
 export async function resolveUserTools(
   input: AgentJobInput,
   bundled: Readonly<Record<string, ToolSpec>>,
+  features: ReleaseFeatures,
 ): Promise<Record<string, ToolSpec>> {
   // A malformed input is the input check's to report.
   if (jobInputProblems(input).length > 0) return {};
   const missing = [...new Set(input.tools.filter((name) => !Object.hasOwn(bundled, name)))];
-  if (missing.length === 0 || !patched(USER_TOOLS_PATCH)) return {};
+  if (missing.length === 0 || !features.has(USER_TOOLS_PATCH)) return {};
   let described;
   try {
     described = await describeTools(missing);

@@ -9,6 +9,7 @@ import { QUEUE_MODE_PATCH } from '../../src/workflows/job-queue-modes.js';
 import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
 import { MODEL_TASK_QUEUE_PATCH } from '../../src/workflows/model-task-queue.js';
 import { PROGRESS_SINK_PATCH } from '../../src/workflows/progress-sink.js';
+import { RELEASE_FEATURES_PATCH } from '../../src/workflows/release-features.js';
 import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
@@ -97,7 +98,7 @@ test('R23: first release histories have no job-store marker; job-store ones have
   for (const fixture of firstReleaseFixtures) {
     expect(recordedPatches(fixture)).not.toContain(JOB_STORE_PATCH);
   }
-  for (const fixture of jobStoreFixtures) {
+  for (const fixture of jobStoreFixtures.filter((name) => !name.startsWith('features-'))) {
     expect(recordedPatches(fixture)).toContain(JOB_STORE_PATCH);
   }
   // Compaction is replayed too; jobs that never reached the threshold never asked for it.
@@ -121,6 +122,26 @@ test('R23: histories of the progress-sink release took its patches; older ones d
       : [];
     expect({ fixture, taken }).toEqual({ fixture, taken: expected });
   }
+});
+
+test('R23: histories of the release-features release took its one patch and no other', () => {
+  const featuresFixtures = fixtures.filter((fixture) => fixture.startsWith('features-'));
+  // The sink release's jobs, compaction, approvals and user tools, continue-as-new run by run.
+  expect(featuresFixtures.length).toBeGreaterThanOrEqual(11);
+  for (const fixture of fixtures) {
+    const ofThisRelease = fixture.startsWith('features-');
+    // Its histories hold the release patch alone; others never hold it.
+    const patches = recordedPatches(fixture).filter(
+      (patch) => ofThisRelease || patch === RELEASE_FEATURES_PATCH,
+    );
+    expect({ fixture, patches }).toEqual({
+      fixture,
+      patches: ofThisRelease ? [RELEASE_FEATURES_PATCH] : [],
+    });
+  }
+  // The compaction history did compact, under the one patch.
+  const compaction = readFileSync(join(historiesFolder, 'features-compaction.json'), 'utf8');
+  expect(compaction).toContain('"compactContext"');
 });
 
 test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
@@ -155,6 +176,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'parallel-batch-with-policy-and-truncation',
     'store-parallel-batch-with-policy-and-truncation',
     'sink-parallel-batch-with-policy-and-truncation',
+    'features-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

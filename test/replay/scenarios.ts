@@ -251,6 +251,20 @@ jobStoreScenarios.push(
   },
 );
 
+/**
+ * The same jobs, compaction included, recorded again by the release that records one patch for
+ * all its features (`dar-features-2026-12`) instead of one per feature, so that jobs it started
+ * replay on every later release.
+ */
+jobStoreScenarios.push(
+  ...jobStoreScenarios
+    .filter((scenario) => scenario.name.startsWith('sink-') || scenario.name === 'store-compaction')
+    .map((scenario) => ({
+      ...scenario,
+      name: scenario.name.replace(/^(sink|store)-/, 'features-'),
+    })),
+);
+
 export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
 
 export function prepareScenarioFolder(root: string, scenario: ReplayScenario) {

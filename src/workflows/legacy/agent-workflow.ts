@@ -14,6 +14,7 @@ import type {
   LegacyJobResult as AgentJobResult,
 } from './job-types.js';
 import { startJobVisibility } from '../job-visibility.js';
+import type { ReleaseFeatures } from '../release-features.js';
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
@@ -26,12 +27,13 @@ const DEFAULT_SYSTEM_PROMPT =
 export async function runLegacyAgentJob(
   input: AgentJobInput,
   { tools, beforeToolCall }: CheckedJob,
+  features: ReleaseFeatures,
 ): Promise<AgentJobResult> {
   const carried = input.carried;
   const state = initialJobState(input);
   const log = new EventLog(carried?.events ?? []);
   // Search attributes DarPhase, DarTurns, DarBatchId (patched: old histories replay as before).
-  const publish = startJobVisibility(input.batchId);
+  const publish = startJobVisibility(input.batchId, features);
   const root = CancellationScope.current();
   const isAborted = () => root.consideredCancelled;
 

@@ -1,6 +1,6 @@
 import type { AgentJob } from '../../../src/client/job-client.js';
 import { textOf, type Message } from '../../../src/core/index.js';
-import { QUEUE_MODE_PATCH } from '../../../src/workflows/job-queue-modes.js';
+import { RELEASE_FEATURES_PATCH } from '../../../src/workflows/release-features.js';
 import {
   jobInput,
   scriptedModel,
@@ -77,7 +77,8 @@ test('R20: a new job delivers two queued steering messages one per turn, as Pi d
     'user:second steer',
     'assistant',
   ]);
-  expect(await recordedPatches(job)).toContain(QUEUE_MODE_PATCH);
+  // The release's one patch stands for the queue mode's own.
+  expect(await recordedPatches(job)).toEqual([RELEASE_FEATURES_PATCH]);
 });
 
 test('R20: a job with both queue modes all gets both steering messages before one model call', async () => {
@@ -93,6 +94,6 @@ test('R20: a job with both queue modes all gets both steering messages before on
     'user:second steer',
     'assistant',
   ]);
-  // Both modes given: the job took no patch decision.
-  expect(await recordedPatches(job)).not.toContain(QUEUE_MODE_PATCH);
+  // Both modes given: the queue modes took no patch decision (the job store did).
+  expect(await recordedPatches(job)).toEqual([RELEASE_FEATURES_PATCH]);
 });

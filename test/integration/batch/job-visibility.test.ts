@@ -10,8 +10,9 @@ import {
 } from '../../../src/worker/search-attributes-check.js';
 import { agentWorkflowsPath } from '../../../src/worker/workflow-bundle-path.js';
 import type { AgentJobInput } from '../../../src/workflows/job-types.js';
+import { firstReleaseJob } from '../../../src/client/first-release-job.js';
+import { RELEASE_FEATURES_PATCH } from '../../../src/workflows/release-features.js';
 import {
-  SEARCH_ATTRIBUTES_PATCH,
   darBatchIdKey,
   darPhaseKey,
   darTurnsKey,
@@ -73,7 +74,8 @@ test('a job publishes DarPhase, DarTurns and DarBatchId, the list filter finds i
       if (!data?.data) return [];
       return [(JSON.parse(Buffer.from(data.data).toString('utf8')) as { id: string }).id];
     });
-    expect(patchIds).toContain(SEARCH_ATTRIBUTES_PATCH);
+    // One patch for the release's features (the search attributes among them), not one each.
+    expect(patchIds).toEqual([RELEASE_FEATURES_PATCH]);
     // (The SDK also upserts TemporalChangeVersion along with the patch marker.)
     const upserts = events.filter((event) =>
       Object.keys(
@@ -82,6 +84,8 @@ test('a job publishes DarPhase, DarTurns and DarBatchId, the list filter finds i
     );
     expect(upserts).toHaveLength(5);
     await Worker.runReplayHistory({ workflowsPath: agentWorkflowsPath() }, history, job.workflowId);
+    // Its marker tells clients the job keeps its events in the store.
+    expect(await firstReleaseJob(job.handle)).toBe(false);
 
     // `dar list --batch X --phase done` is this filter.
     const found = await waitUntil(async () => {

@@ -4,7 +4,7 @@ import type { JobStore } from '../../../src/store/job-store.js';
 import { createAgentWorker } from '../../../src/worker/agent-worker.js';
 import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { ModelPacing } from '../../../src/worker/model-pacing.js';
-import { MODEL_TASK_QUEUE_PATCH } from '../../../src/workflows/model-task-queue.js';
+import { RELEASE_FEATURES_PATCH } from '../../../src/workflows/release-features.js';
 import {
   jobInput,
   openTestStore,
@@ -118,9 +118,9 @@ test('the model calls of many jobs reach the provider at the configured rate, no
   );
   expect(busiestSecond).toBeLessThanOrEqual(5);
 
-  // The model activity ran on the provider's task queue, recorded behind the patch marker.
+  // The model activity ran on the provider's task queue, recorded behind the release's patch.
   const history = await historyText(started[0]!.handle);
-  expect(history).toContain(MODEL_TASK_QUEUE_PATCH);
+  expect(history).toContain(RELEASE_FEATURES_PATCH);
   expect(history).toContain(`${taskQueue}-model-openai-compatible`);
 });
 
