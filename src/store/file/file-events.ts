@@ -1,4 +1,4 @@
-import { link, readdir, readFile, rename } from 'node:fs/promises';
+import { link, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapWithConcurrency } from '../concurrency.js';
 import { sha256Hex } from '../object-ref.js';
@@ -19,6 +19,7 @@ import type {
 } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
 import { removeQuietly, replaceFile, writeTemporaryFile } from './file-writes.js';
+import { burstsOf, eventFileText, storedEventText } from './event-bursts.js';
 import { KnownFolders } from './known-folders.js';
 
 /** Seqs per folder: a folder stays small enough to list in well under a millisecond. */
@@ -30,15 +31,17 @@ const READ_AHEAD = 64;
 
 /**
  * Events as `events/<sha256 of job id>/<seq / 1000, 13 digits>/<seq, 16 digits>.json`, one
- * file per event holding its JSON.
+ * name per event. The file under a name holds that event's JSON, or a burst of consecutive
+ * events including it (see `event-bursts.ts`): the events of one append are written to one
+ * flushed temporary file, which is then hard-linked to each of their names, in seq order.
  *
- * Why one file per seq: an event is written to a flushed temporary file and then hard-linked
- * to its final name. `link` is atomic and fails when the name exists, so (a) a crash leaves a
- * whole event or none, never half of one, (b) of two writers of one seq exactly one wins, and
+ * Why one name per seq: `link` is atomic and fails when the name exists, so (a) a crash leaves
+ * a whole event or none, never half of one, (b) of two writers of one seq exactly one wins, and
  * the other compares contents (same: a retry, nothing to do; different: `EventConflict`),
- * also across processes, without locks. (With `replace`, a differing event is renamed over
- * instead: also atomic, and the last writer wins.) An append-only log file would need a lock and a
- * repair of torn tails. The seqs are grouped by thousands, so that paging lists one small
+ * also across processes, without locks. (With `replace`, a differing event is written alone and
+ * renamed over instead: also atomic, and the last writer wins.) An append-only log file would
+ * need a lock and a repair of torn tails. A burst costs one file (one write, one flush) for its
+ * events instead of one each. The seqs are grouped by thousands, so that paging lists one small
  * folder rather than a folder of tens of thousands of files; a gap in the seqs costs nothing.
  */
 export class FileEvents {
@@ -84,7 +87,7 @@ export class FileEvents {
     const differing: PreparedEvent[] = [];
     for (const event of prepared) {
       if (!stored.has(event.seq)) missing.push(event);
-      else if (!sameEvent(await readFile(eventPath(jobFolder, event.seq), 'utf8'), event)) {
+      else if (!sameEvent(await readEventText(jobId, jobFolder, event.seq), event)) {
         if (!options.replace) throw new EventConflict(jobId, event.seq);
         differing.push(event);
       }
@@ -98,12 +101,20 @@ export class FileEvents {
     }
     // Flush the files in parallel, then link them in seq order, so that a follower never
     // sees a later event before an earlier one of the same batch.
-    const temporaries = await mapWithConcurrency(missing, 16, (event) =>
-      writeTemporaryFile(seqFolder(jobFolder, event.seq), event.text, this.flush),
+    const bursts = burstsOf(missing, (seq) => seqFolder(jobFolder, seq));
+    const temporaries = await mapWithConcurrency(bursts, 16, (burst) =>
+      writeTemporaryFile(
+        seqFolder(jobFolder, burst[0]?.seq ?? 0),
+        eventFileText(burst),
+        this.flush,
+      ),
     );
     try {
-      for (const [index, event] of missing.entries()) {
-        await linkOrCompare(jobId, event, temporaries[index] as string, jobFolder, options);
+      for (const [index, burst] of bursts.entries()) {
+        for (const event of burst) {
+          const temporary = temporaries[index] as string;
+          await this.linkOrCompare(jobId, event, temporary, jobFolder, options);
+        }
       }
     } finally {
       await Promise.all(temporaries.map(removeQuietly));
@@ -128,10 +139,11 @@ export class FileEvents {
           const texts = await Promise.all(
             batch.map((seq) => readFile(eventPath(jobFolder, seq), 'utf8')),
           );
-          for (const [index, text] of texts.entries()) {
+          for (const [index, fileText] of texts.entries()) {
+            const seq = batch[index] as number;
+            const text = storedEventText(fileText, seq, jobId);
             const size = Buffer.byteLength(text, 'utf8');
             if (page.length > 0 && bytes + size > maxBytes) return page;
-            const seq = batch[index] as number;
             page.push({ seq, event: parseEvent(text, jobId, seq) });
             bytes += size;
             if (page.length >= limit) return page;
@@ -162,25 +174,31 @@ export class FileEvents {
   private jobFolder(jobId: string): string {
     return join(this.folder, sha256Hex(jobId));
   }
+
+  private async linkOrCompare(
+    jobId: string,
+    event: PreparedEvent,
+    temporary: string,
+    jobFolder: string,
+    options: AppendEventsOptions,
+  ): Promise<void> {
+    const path = eventPath(jobFolder, event.seq);
+    try {
+      await link(temporary, path);
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+      // Another writer got there first (a retry running beside its first attempt).
+      if (sameEvent(await readEventText(jobId, jobFolder, event.seq), event)) return;
+      if (!options.replace) throw new EventConflict(jobId, event.seq);
+      // Written alone: the temporary file may hold the burst's other events too.
+      await replaceFile(seqFolder(jobFolder, event.seq), path, event.text, this.flush);
+    }
+  }
 }
 
-async function linkOrCompare(
-  jobId: string,
-  event: PreparedEvent,
-  temporary: string,
-  jobFolder: string,
-  options: AppendEventsOptions,
-): Promise<void> {
-  const path = eventPath(jobFolder, event.seq);
-  try {
-    await link(temporary, path);
-  } catch (error) {
-    if (errnoCode(error) !== 'EEXIST') throw error;
-    // Another writer got there first (a retry running beside its first attempt).
-    if (sameEvent(await readFile(path, 'utf8'), event)) return;
-    if (!options.replace) throw new EventConflict(jobId, event.seq);
-    await rename(temporary, path);
-  }
+/** The JSON text of a stored event (its file's text, or its line of a burst). */
+async function readEventText(jobId: string, jobFolder: string, seq: number): Promise<string> {
+  return storedEventText(await readFile(eventPath(jobFolder, seq), 'utf8'), seq, jobId);
 }
 
 function parseEvent(text: string, jobId: string, seq: number): JsonValue {
