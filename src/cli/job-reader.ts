@@ -3,8 +3,12 @@ import { AgentJob, getJob } from '../client/job-client.js';
 import type { CliConnection } from './connection.js';
 import { createWorkflowOnlyWorker, type StandbyWorker } from './standby-worker.js';
 import { UsageError } from './usage-error.js';
+import { workerPollsLately } from './worker-presence.js';
 
+/** How long a query waits for a running worker's answer before this command starts its own. */
 const QUICK_QUERY_MS = 4000;
+/** ... when no worker polls the job's queue (one may have just started). */
+const NO_WORKER_MS = 500;
 
 /** The job with this id; a {@link UsageError} when there is none. */
 export async function existingJob(
@@ -34,16 +38,34 @@ export async function readJob<T>(
   read: (job: AgentJob) => Promise<T>,
   standby?: StandbyWorker,
 ): Promise<T> {
-  const deadline = Date.now() + QUICK_QUERY_MS;
+  // Reads of the store need no worker: the read is always tried first. Its queries wait for
+  // a running worker only when one polls the job's queue.
+  const waitMs = (await runningWorkerMayAnswer(connection, job)) ? QUICK_QUERY_MS : NO_WORKER_MS;
+  const deadline = Date.now() + waitMs;
   try {
     return await connection.client.connection.withDeadline(deadline, () => read(job));
   } catch (error) {
     // (A little slack: the call's deadline timer may fire a moment before ours reads it.)
-    if (!noWorkerAnswered(error, Date.now() >= deadline - 250)) throw error;
+    if (!noWorkerAnswered(error, Date.now() >= deadline - Math.min(250, waitMs / 2))) throw error;
   }
   if (standby) return standby.run(() => read(job));
   const worker = await createWorkflowOnlyWorker(connection);
   return worker.runUntil(read(job));
+}
+
+/**
+ * Whether a worker polls the job's task queue: when none has lately, a query goes to a worker
+ * of this command's own after `NO_WORKER_MS` rather than `QUICK_QUERY_MS` (an answer that cannot
+ * come). A job that cannot be described is read as before (the read reports what is wrong).
+ */
+async function runningWorkerMayAnswer(connection: CliConnection, job: AgentJob): Promise<boolean> {
+  let taskQueue: string;
+  try {
+    taskQueue = (await job.handle.describe()).taskQueue;
+  } catch {
+    return true;
+  }
+  return workerPollsLately(connection.client, connection.namespace, taskQueue);
 }
 
 /**

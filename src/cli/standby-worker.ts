@@ -1,6 +1,7 @@
 import type { AgentWorker } from '../worker/agent-worker-group.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import type { CliConnection } from './connection.js';
+import { readerIdentity } from './worker-presence.js';
 
 /** How long a standby worker stays up after its last use. */
 const IDLE_MS = 60_000;
@@ -14,6 +15,7 @@ export async function createWorkflowOnlyWorker(connection: CliConnection): Promi
     taskQueue: DEFAULT_TASK_QUEUE,
     workflowsOnly: true,
     store: connection.store,
+    workerOptions: { identity: readerIdentity() },
   });
 }
 
