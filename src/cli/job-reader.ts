@@ -10,6 +10,9 @@ const QUICK_QUERY_MS = 4000;
 /** ... when no worker polls the job's queue (one may have just started). */
 const NO_WORKER_MS = 500;
 
+/** The task queue of each job `existingJob` described, so that a read does not ask again. */
+const describedQueues = new WeakMap<AgentJob, string>();
+
 /** The job with this id; a {@link UsageError} when there is none. */
 export async function existingJob(
   connection: CliConnection,
@@ -17,7 +20,7 @@ export async function existingJob(
 ): Promise<AgentJob> {
   const job = getJob(connection.client, workflowId, connection.store);
   try {
-    await job.handle.describe();
+    describedQueues.set(job, (await job.handle.describe()).taskQueue);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
       throw new UsageError(`No job with id ${workflowId}`);
@@ -59,11 +62,13 @@ export async function readJob<T>(
  * come). A job that cannot be described is read as before (the read reports what is wrong).
  */
 async function runningWorkerMayAnswer(connection: CliConnection, job: AgentJob): Promise<boolean> {
-  let taskQueue: string;
-  try {
-    taskQueue = (await job.handle.describe()).taskQueue;
-  } catch {
-    return true;
+  let taskQueue = describedQueues.get(job);
+  if (taskQueue === undefined) {
+    try {
+      taskQueue = (await job.handle.describe()).taskQueue;
+    } catch {
+      return true;
+    }
   }
   return workerPollsLately(connection.client, connection.namespace, taskQueue);
 }

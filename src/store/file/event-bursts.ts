@@ -1,4 +1,5 @@
 import type { PreparedEvent } from '../store-arguments.js';
+import { consecutiveSlices } from '../consecutive-slices.js';
 import { StoreCorruptionError } from '../store-errors.js';
 
 /**
@@ -15,13 +16,6 @@ const BURST_HEADER = '#events ';
  */
 export const BURST_MAX_BYTES = 16 * 1024;
 
-/** The text of a burst file for consecutive events. */
-export function burstText(events: readonly PreparedEvent[]): string {
-  const first = events[0];
-  if (!first) throw new Error('A burst holds at least one event');
-  return `${BURST_HEADER}${first.seq}\n${events.map((event) => event.text).join('\n')}`;
-}
-
 /**
  * Splits events (ascending seqs) into runs written as one file each: consecutive seqs, in one
  * seq folder (`folderOf`), at most `BURST_MAX_BYTES` together. An event over the bound is a run
@@ -31,33 +25,22 @@ export function burstsOf(
   events: readonly PreparedEvent[],
   folderOf: (seq: number) => string,
 ): PreparedEvent[][] {
-  const bursts: PreparedEvent[][] = [];
-  let current: PreparedEvent[] = [];
-  let bytes = 0;
-  for (const event of events) {
-    const last = current.at(-1);
-    const joins =
-      last !== undefined &&
+  return consecutiveSlices(events, (event, burst, bytes) => {
+    const last = burst[burst.length - 1] as PreparedEvent;
+    return (
       event.seq === last.seq + 1 &&
       folderOf(event.seq) === folderOf(last.seq) &&
-      bytes + event.bytes <= BURST_MAX_BYTES;
-    if (!joins) {
-      if (current.length > 0) bursts.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(event);
-    bytes += event.bytes;
-  }
-  if (current.length > 0) bursts.push(current);
-  return bursts;
+      bytes + event.bytes <= BURST_MAX_BYTES
+    );
+  });
 }
 
 /** The file text of a single event, or of a burst when the events are several. */
 export function eventFileText(events: readonly PreparedEvent[]): string {
-  const [only, ...others] = events;
-  if (only !== undefined && others.length === 0) return only.text;
-  return burstText(events);
+  const [first, ...others] = events;
+  if (!first) throw new Error('A file holds at least one event');
+  if (others.length === 0) return first.text;
+  return `${BURST_HEADER}${first.seq}\n${events.map((event) => event.text).join('\n')}`;
 }
 
 /**

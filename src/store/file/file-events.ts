@@ -111,8 +111,8 @@ export class FileEvents {
     );
     try {
       for (const [index, burst] of bursts.entries()) {
+        const temporary = temporaries[index] as string;
         for (const event of burst) {
-          const temporary = temporaries[index] as string;
           await this.linkOrCompare(jobId, event, temporary, jobFolder, options);
         }
       }

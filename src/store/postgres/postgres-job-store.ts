@@ -29,6 +29,7 @@ import type {
 import { postgresFailure } from './postgres-errors.js';
 import { EVENTS_CHANNEL, EventNotices } from './postgres-event-notices.js';
 import { createSchema } from './postgres-schema.js';
+import { consecutiveSlices } from '../consecutive-slices.js';
 
 export interface PostgresJobStoreOptions {
   /** `postgres://user:password@host:port/database` (or `postgresql://`). */
@@ -386,19 +387,9 @@ function valuesList(rows: number, columns: number): string {
 
 /** Consecutive slices of `rows` within the rows and bytes of one statement (never empty). */
 function statementSlices<Row extends { bytes: number }>(rows: readonly Row[]): Row[][] {
-  const slices: Row[][] = [];
-  let current: Row[] = [];
-  let bytes = 0;
-  for (const row of rows) {
-    const full = current.length >= ROWS_PER_STATEMENT || bytes + row.bytes > BYTES_PER_STATEMENT;
-    if (current.length > 0 && full) {
-      slices.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(row);
-    bytes += row.bytes;
-  }
-  if (current.length > 0) slices.push(current);
-  return slices;
+  return consecutiveSlices(
+    rows,
+    (row, slice, bytes) =>
+      slice.length < ROWS_PER_STATEMENT && bytes + row.bytes <= BYTES_PER_STATEMENT,
+  );
 }
