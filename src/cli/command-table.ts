@@ -45,7 +45,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   },
   list: {
     usage:
-      'dar list [--batch ID] [--phase model|tools|approval|waiting|done] [--limit N] [--json] ' +
+      'dar list [--batch ID] [--phase running|model|tools|approval|waiting|done] [--limit N] [--json] ' +
       '[--state-dir DIR]',
     load: async () => (await import('./commands/list.js')).listCommand,
   },

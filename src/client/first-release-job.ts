@@ -2,7 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 // The package is CommonJS: its namespace comes as the default export under Node's ESM loader.
 import proto from '@temporalio/proto';
 import { JOB_STORE_PATCH } from '../workflows/job-store-patch.js';
-import { RELEASE_FEATURES_PATCH } from '../workflows/release-features.js';
+import { RELEASE_PATCHES } from '../workflows/release-features.js';
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 
@@ -23,8 +23,8 @@ export async function firstReleaseJob(handle: WorkflowHandle): Promise<boolean> 
   const taskCompleted = events.some(
     (event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
   );
-  // Runs of later releases record the job-store patch or the release patch that stands for it.
-  const storePatches = [JOB_STORE_PATCH, RELEASE_FEATURES_PATCH].map((patch) => `"${patch}"`);
+  // Runs of later releases record the job-store patch or a release patch that stands for it.
+  const storePatches = [JOB_STORE_PATCH, ...RELEASE_PATCHES].map((patch) => `"${patch}"`);
   const storePatch = events.some((event) => {
     const data = event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
     if (!data) return false;

@@ -1,8 +1,9 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { JobPhase } from './job-types.js';
-import type { ReleaseFeatures } from './release-features.js';
+import { RUNNING_PHASE_FEATURE, type ReleaseFeatures } from './release-features.js';
 import {
+  type DarPhase,
   SEARCH_ATTRIBUTES_PATCH,
   darBatchIdKey,
   darPhaseKey,
@@ -24,6 +25,43 @@ export function startJobVisibility(
 ): PublishJobState {
   if (!features.has(SEARCH_ATTRIBUTES_PATCH)) return () => undefined;
   if (batchId !== undefined) upsertSearchAttributes([{ key: darBatchIdKey, value: batchId }]);
+  return features.has(RUNNING_PHASE_FEATURE) ? runningPhasePublisher() : everyFlipPublisher();
+}
+
+/** How many turns `DarTurns` may lag behind while the published phase stays `running`. */
+export const TURNS_PUBLISH_INTERVAL = 10;
+
+/** The `DarPhase` value of a job phase: one `running` for the model call and the tools. */
+export function publishedPhase(phase: Exclude<JobPhase, 'starting'>): DarPhase {
+  return phase === 'model' || phase === 'tools' ? 'running' : phase;
+}
+
+/**
+ * The publisher of runs with the running-phase feature: an upsert (a history event and a
+ * visibility write) when the published phase changes, with the turn count, and otherwise only
+ * when the count is `TURNS_PUBLISH_INTERVAL` turns ahead of the published one. A turn's own
+ * model/tools flip is read from the job store (`dar status`, the console), where it is exact;
+ * in visibility, which lags anyway, it cost two upserts a turn.
+ */
+function runningPhasePublisher(): PublishJobState {
+  let published: { phase?: DarPhase; turns: number } = { turns: 0 };
+  return (phase, turns) => {
+    if (phase === 'starting') return;
+    const visible = publishedPhase(phase);
+    const phaseChanged = visible !== published.phase;
+    if (!phaseChanged && turns - published.turns < TURNS_PUBLISH_INTERVAL) return;
+    const updates: SearchAttributeUpdatePair[] = [];
+    if (phaseChanged) updates.push({ key: darPhaseKey, value: visible });
+    if (turns !== published.turns || published.phase === undefined) {
+      updates.push({ key: darTurnsKey, value: turns });
+    }
+    upsertSearchAttributes(updates);
+    published = { phase: visible, turns };
+  };
+}
+
+/** The publisher of runs recorded before the running-phase feature: both at every change. */
+function everyFlipPublisher(): PublishJobState {
   let published: { phase?: JobPhase; turns?: number } = {};
   return (phase, turns) => {
     // `starting` lasts until the first model call: not worth a history event.

@@ -2,18 +2,22 @@ import { defineSearchAttributeKey } from '@temporalio/common';
 
 /**
  * The custom search attributes of agent jobs, for Temporal's list filter
- * (`DarBatchId = 'x' AND DarPhase = 'tools'`). Workflow-safe: the workflow upserts them.
+ * (`DarBatchId = 'x' AND DarPhase = 'running'`). Workflow-safe: the workflow upserts them.
  */
 export const darPhaseKey = defineSearchAttributeKey('DarPhase', 'KEYWORD');
 export const darTurnsKey = defineSearchAttributeKey('DarTurns', 'INT');
 export const darBatchIdKey = defineSearchAttributeKey('DarBatchId', 'KEYWORD');
 
 /**
- * The values `DarPhase` takes (a job's phase, without the short-lived `starting`); `approval`
- * while a tool call waits for a human decision (R22).
+ * The values `DarPhase` takes in jobs started by this release: `running` from the first model
+ * call on (model call or tools: `dar status` tells which), `approval` while a tool call waits for
+ * a human decision (R22), `waiting` while a kept-open job waits for a follow-up, `done`.
  */
-export const DAR_PHASES = ['model', 'tools', 'approval', 'waiting', 'done'] as const;
+export const DAR_PHASES = ['running', 'approval', 'waiting', 'done'] as const;
 export type DarPhase = (typeof DAR_PHASES)[number];
+
+/** What jobs started by earlier releases publish instead of `running`: each flip of a turn. */
+export const RUNNING_PHASES_OF_EARLIER_RELEASES = ['model', 'tools'] as const;
 
 /**
  * Each attribute with its type as the Temporal CLI and server spell it

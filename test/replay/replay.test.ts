@@ -9,7 +9,11 @@ import { QUEUE_MODE_PATCH } from '../../src/workflows/job-queue-modes.js';
 import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
 import { MODEL_TASK_QUEUE_PATCH } from '../../src/workflows/model-task-queue.js';
 import { PROGRESS_SINK_PATCH } from '../../src/workflows/progress-sink.js';
-import { RELEASE_FEATURES_PATCH } from '../../src/workflows/release-features.js';
+import {
+  EARLIER_RELEASE_FEATURES_PATCH,
+  RELEASE_FEATURES_PATCH,
+} from '../../src/workflows/release-features.js';
+import { DAR_PHASES } from '../../src/workflows/search-attributes.js';
 import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 
@@ -34,6 +38,9 @@ interface RecordedHistory {
     markerRecordedEventAttributes?: {
       markerName: string;
       details?: Record<string, { payloads?: { data?: string }[] }>;
+    };
+    upsertWorkflowSearchAttributesEventAttributes?: {
+      searchAttributes?: { indexedFields?: Record<string, { data?: string }> };
     };
   }[];
 }
@@ -73,6 +80,20 @@ function recordedPatches(fixture: string): string[] {
   });
 }
 
+/** The `DarPhase` values a recorded history published, in order. */
+function publishedPhases(fixture: string): string[] {
+  const history = JSON.parse(
+    readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+  ) as RecordedHistory;
+  return history.events.flatMap((event) => {
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes;
+    const phase = fields?.indexedFields?.DarPhase?.data;
+    return phase === undefined
+      ? []
+      : [JSON.parse(Buffer.from(phase, 'base64').toString('utf8')) as string];
+  });
+}
+
 const fixtures = readdirSync(historiesFolder)
   .filter((name) => name.endsWith('.json'))
   .map((name) => name.replace(/\.json$/, ''))
@@ -98,7 +119,7 @@ test('R23: first release histories have no job-store marker; job-store ones have
   for (const fixture of firstReleaseFixtures) {
     expect(recordedPatches(fixture)).not.toContain(JOB_STORE_PATCH);
   }
-  for (const fixture of jobStoreFixtures.filter((name) => !name.startsWith('features-'))) {
+  for (const fixture of jobStoreFixtures.filter((name) => !name.startsWith('features'))) {
     expect(recordedPatches(fixture)).toContain(JOB_STORE_PATCH);
   }
   // Compaction is replayed too; jobs that never reached the threshold never asked for it.
@@ -124,24 +145,57 @@ test('R23: histories of the progress-sink release took its patches; older ones d
   }
 });
 
-test('R23: histories of the release-features release took its one patch and no other', () => {
-  const featuresFixtures = fixtures.filter((fixture) => fixture.startsWith('features-'));
-  // The sink release's jobs, compaction, approvals and user tools, continue-as-new run by run.
-  expect(featuresFixtures.length).toBeGreaterThanOrEqual(11);
-  for (const fixture of fixtures) {
-    const ofThisRelease = fixture.startsWith('features-');
-    // Its histories hold the release patch alone; others never hold it.
-    const patches = recordedPatches(fixture).filter(
-      (patch) => ofThisRelease || patch === RELEASE_FEATURES_PATCH,
+test('R23: histories of each release-features release took its one patch and no other', () => {
+  const releases = [
+    { prefix: 'features-', patch: EARLIER_RELEASE_FEATURES_PATCH },
+    { prefix: 'features2-', patch: RELEASE_FEATURES_PATCH },
+  ];
+  const releasePatches = releases.map((release) => release.patch);
+  for (const { prefix } of releases) {
+    // The sink release's jobs, compaction, approvals and user tools, continue-as-new run by run.
+    expect(fixtures.filter((fixture) => fixture.startsWith(prefix)).length).toBeGreaterThanOrEqual(
+      11,
     );
-    expect({ fixture, patches }).toEqual({
+    // The compaction history did compact, under the one patch.
+    const compaction = readFileSync(join(historiesFolder, `${prefix}compaction.json`), 'utf8');
+    expect(compaction).toContain('"compactContext"');
+  }
+  for (const fixture of fixtures) {
+    const release = releases.find(({ prefix }) => fixture.startsWith(prefix));
+    // Its histories hold their release's patch alone; others hold no release patch.
+    const patches = recordedPatches(fixture).filter(
+      (patch) => release !== undefined || releasePatches.includes(patch),
+    );
+    expect({ fixture, patches }).toEqual({ fixture, patches: release ? [release.patch] : [] });
+  }
+});
+
+test('R23: the current release publishes DarPhase running for a whole turn; earlier ones flipped model and tools', () => {
+  for (const fixture of fixtures.filter((name) => /^(sink|features)-/.test(name))) {
+    expect({ fixture, running: publishedPhases(fixture).includes('running') }).toEqual({
       fixture,
-      patches: ofThisRelease ? [RELEASE_FEATURES_PATCH] : [],
+      running: false,
     });
   }
-  // The compaction history did compact, under the one patch.
-  const compaction = readFileSync(join(historiesFolder, 'features-compaction.json'), 'utf8');
-  expect(compaction).toContain('"compactContext"');
+  const current = fixtures.filter((name) => name.startsWith('features2-'));
+  for (const fixture of current) {
+    const phases = publishedPhases(fixture);
+    expect({ fixture, phases }).toEqual({
+      fixture,
+      phases: phases.filter((phase) => (DAR_PHASES as readonly string[]).includes(phase)),
+    });
+    // Never the same value twice in a row: an upsert only when the published phase changes.
+    expect(phases.filter((phase, index) => phase === phases[index - 1])).toEqual([]);
+  }
+  // Two model calls and a tool turn: one upsert of DarPhase before the end, not three.
+  expect(publishedPhases('features-user-tools')).toEqual(['model', 'tools', 'model', 'done']);
+  expect(publishedPhases('features2-user-tools')).toEqual(['running', 'done']);
+  expect(publishedPhases('features2-approvals')).toEqual([
+    'running',
+    'approval',
+    'running',
+    'done',
+  ]);
 });
 
 test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
@@ -177,6 +231,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'store-parallel-batch-with-policy-and-truncation',
     'sink-parallel-batch-with-policy-and-truncation',
     'features-parallel-batch-with-policy-and-truncation',
+    'features2-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

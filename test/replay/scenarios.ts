@@ -251,19 +251,26 @@ jobStoreScenarios.push(
   },
 );
 
-/**
- * The same jobs, compaction included, recorded again by the release that records one patch for
- * all its features (`dar-features-2026-12`) instead of one per feature, so that jobs it started
- * replay on every later release.
- */
-jobStoreScenarios.push(
-  ...jobStoreScenarios
-    .filter((scenario) => scenario.name.startsWith('sink-') || scenario.name === 'store-compaction')
-    .map((scenario) => ({
-      ...scenario,
-      name: scenario.name.replace(/^(sink|store)-/, 'features-'),
-    })),
+/** The sink release's jobs and compaction: what each release patch is recorded with. */
+const releasePatchScenarios = jobStoreScenarios.filter(
+  (scenario) => scenario.name.startsWith('sink-') || scenario.name === 'store-compaction',
 );
+
+/**
+ * The same jobs, recorded again by each release that records one patch for all its features
+ * instead of one per feature, so that jobs it started replay on every later release:
+ * `features-*` by the first (`dar-features-2026-12`; recording them again now would record the
+ * current patch, so they are kept as they are), `features2-*` by the current one
+ * (`dar-features-2026-12b`, which also publishes `DarPhase` as `running`).
+ */
+for (const prefix of ['features-', 'features2-']) {
+  jobStoreScenarios.push(
+    ...releasePatchScenarios.map((scenario) => ({
+      ...scenario,
+      name: scenario.name.replace(/^(sink|store)-/, prefix),
+    })),
+  );
+}
 
 export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
 

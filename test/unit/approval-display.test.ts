@@ -1,6 +1,6 @@
 import { approvalJobsQuery } from '../../src/client/approvals.js';
 import { formatEvent } from '../../src/cli/event-format.js';
-import { jobListQuery } from '../../src/cli/list-filter.js';
+import { jobListQuery } from '../../src/client/job-list-filter.js';
 
 describe('R22: approvals as dar shows and finds them', () => {
   test('R22: dar events prints a request and each kind of decision as one line', () => {

@@ -1,7 +1,7 @@
 import { getJob } from '../../client/job-client.js';
 import { openConnection, type CliConnection } from '../connection.js';
 import { existingJob } from '../job-reader.js';
-import { jobListQuery } from '../list-filter.js';
+import { jobListQuery } from '../../client/job-list-filter.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 

@@ -1,8 +1,8 @@
-import { darBatchIdKey, darPhaseKey, darTurnsKey } from '../../workflows/search-attributes.js';
+import { listJobRows } from '../../client/job-rows.js';
 import { openConnection } from '../connection.js';
-import { jobListQuery } from '../list-filter.js';
+import { exactPhaseOf, jobListQuery } from '../../client/job-list-filter.js';
 import { parseFlags } from '../parse-flags.js';
-import { EXIT_OK } from '../usage-error.js';
+import { EXIT_OK, UsageError } from '../usage-error.js';
 
 export async function listCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
@@ -18,29 +18,39 @@ export async function listCommand(argv: string[]): Promise<number> {
     { min: 0, max: 0, names: 'no argument' },
   );
   const limit = Number(values.limit ?? '50');
-  // Filters go to Temporal's list filter, over the search attributes the jobs publish.
-  const query = jobListQuery({ batch: values.batch, phase: values.phase });
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new UsageError(`--limit must be a whole number from 1 on, not "${values.limit}"`);
+  }
+  // Filters go to Temporal's list filter, over the search attributes the jobs publish; each
+  // listed job's phase and turns are what it last stored (exact), else what it published.
+  const filter = { batch: values.batch, phase: values.phase };
+  const query = jobListQuery(filter);
   const connection = await openConnection(values['state-dir']);
   try {
-    let count = 0;
-    for await (const execution of connection.client.workflow.list({ query })) {
-      if (count >= limit) break;
-      count += 1;
+    const rows = await listJobRows(
+      connection.client,
+      connection.store,
+      query,
+      limit,
+      exactPhaseOf(filter),
+    );
+    for (const job of rows) {
       const row = {
-        id: execution.workflowId,
-        status: execution.status.name,
-        started: execution.startTime.toISOString(),
-        closed: execution.closeTime?.toISOString(),
-        phase: execution.typedSearchAttributes.get(darPhaseKey),
-        turns: execution.typedSearchAttributes.get(darTurnsKey),
-        batch: execution.typedSearchAttributes.get(darBatchIdKey),
+        id: job.id,
+        status: job.workflowStatus,
+        started: job.startedAt,
+        closed: job.closedAt,
+        phase: job.phase,
+        turns: job.turns,
+        batch: job.batch,
       };
       console.log(
         values.json
           ? JSON.stringify(row)
-          : `${row.id}  ${row.status.padEnd(10)}  ${(row.phase ?? '-').padEnd(7)}  ${row.started}`,
+          : `${row.id}  ${row.status.padEnd(10)}  ${(row.phase ?? '-').padEnd(8)}  ${row.started}`,
       );
     }
+    const count = rows.length;
     if (count === 0 && !values.json) console.log('No jobs.');
     return EXIT_OK;
   } finally {

@@ -1,8 +1,8 @@
-import { jobListQuery } from '../../cli/list-filter.js';
+import { exactPhaseOf, jobListQuery } from '../../client/job-list-filter.js';
 import { UsageError } from '../../cli/usage-error.js';
 import { DAR_PHASES } from '../../workflows/search-attributes.js';
 import { HttpError, sendJson } from '../http-responses.js';
-import { countJobsByPhase, listJobRows } from '../job-rows.js';
+import { countJobsByPhase, listJobRows } from '../../client/job-rows.js';
 import type { Route } from './route.js';
 
 const DEFAULT_LIMIT = 100;
@@ -46,7 +46,7 @@ export const listJobsRoute: Route = {
       throw error;
     }
     const [jobs, counts] = await Promise.all([
-      listJobRows(services.client, services.store, query, limit),
+      listJobRows(services.client, services.store, query, limit, exactPhaseOf({ phase })),
       countJobsByPhase(services.client, batchQuery),
     ]);
     sendJson(response, 200, { phases: DAR_PHASES, jobs, counts });

@@ -82,7 +82,9 @@ test('dar list --batch X --phase done lists the finished jobs of a batch', async
   expect(tools.stdout.trim()).toBe('No jobs.');
   const wrong = await dar(['list', '--phase', 'thinking', '--state-dir', stateDir]);
   expect(wrong.code).toBe(2);
-  expect(wrong.stderr).toContain('--phase must be one of model, tools, approval, waiting, done');
+  expect(wrong.stderr).toContain(
+    '--phase must be one of running, approval, waiting, done, model, tools',
+  );
 }, 90_000);
 
 test('a batch file with bad lines reports each with its line number and starts nothing', async () => {

@@ -2,7 +2,8 @@ import { findTemporalBinary } from '../../../src/server/temporal-binary.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { startJob } from '../../../src/client/job-client.js';
-import { jobListQuery } from '../../../src/cli/list-filter.js';
+import { exactPhaseOf, jobListQuery } from '../../../src/client/job-list-filter.js';
+import { countJobsByPhase, listJobRows } from '../../../src/client/job-rows.js';
 import { createAgentWorker } from '../../../src/worker/agent-worker.js';
 import {
   SearchAttributesMissingError,
@@ -27,7 +28,7 @@ import {
 } from '../../support/agent-harness.js';
 import { startDevServer } from '../../support/temporal-server.js';
 
-/** Two model calls with a tool turn between: phases model, tools, model, done. */
+/** Two model calls with a tool turn between: phases model, tools, model, done (published: running, done). */
 function twoTurnJob(batchId: string): AgentJobInput {
   const folder = temporaryFolder('dar-visibility-');
   const model = scriptedModel(folder, [
@@ -82,7 +83,9 @@ test('a job publishes DarPhase, DarTurns and DarBatchId, the list filter finds i
         event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
       ).some((name) => name.startsWith('Dar')),
     );
-    expect(upserts).toHaveLength(5);
+    // DarBatchId at the start, then DarPhase `running` with the first turn and `done` with the
+    // last: not an upsert at every model/tools flip.
+    expect(upserts).toHaveLength(3);
     await Worker.runReplayHistory({ workflowsPath: agentWorkflowsPath() }, history, job.workflowId);
     // Its marker tells clients the job keeps its events in the store.
     expect(await firstReleaseJob(job.handle)).toBe(false);
@@ -137,6 +140,110 @@ test('a worker refuses a namespace without the search attributes, naming the com
       return (await job.handle.describe()).typedSearchAttributes.get(darPhaseKey);
     });
     expect(phase).toBe('done');
+  } finally {
+    await environment.teardown();
+  }
+}, 90_000);
+
+test('a running job publishes DarPhase running; the list tells model from tools by the stored phase', async () => {
+  const environment = await startDevServer();
+  try {
+    const taskQueue = uniqueName('visibility-running');
+    const store = await openTestStore();
+    const worker = await createAgentWorker({
+      connection: environment.nativeConnection,
+      taskQueue,
+      store,
+    });
+    const folder = temporaryFolder('dar-visibility-');
+    const batchId = uniqueName('running').slice(0, 40);
+    const model = scriptedModel(folder, [
+      { stopReason: 'toolUse', content: [toolCall('s1', 'bash', { command: 'sleep 60' })] },
+      { stopReason: 'stop', content: [text('slept')] },
+    ]);
+    const input: AgentJobInput = {
+      prompt: 'sleep',
+      model,
+      workspace: folder,
+      tools: ['bash'],
+      batchId,
+    };
+    await worker.runUntil(async () => {
+      const job = await startJob(environment.client, input, { taskQueue });
+      const rowsOf = (phase: string) =>
+        listJobRows(
+          environment.client,
+          store,
+          jobListQuery({ batch: batchId, phase }),
+          10,
+          exactPhaseOf({ phase }),
+        );
+      // While the tool sleeps: `running` in visibility, `tools` in the store.
+      const running = await waitUntil(async () => {
+        const rows = await rowsOf('running');
+        return rows[0]?.phase === 'tools' ? rows : undefined;
+      });
+      expect(running.map((row) => row.id)).toEqual([job.workflowId]);
+      const attributes = (await job.handle.describe()).typedSearchAttributes;
+      expect(attributes.get(darPhaseKey)).toBe('running');
+      expect((await rowsOf('tools')).map((row) => row.id)).toEqual([job.workflowId]);
+      expect(await rowsOf('model')).toEqual([]);
+      expect(await rowsOf('done')).toEqual([]);
+      const counts = await countJobsByPhase(environment.client, jobListQuery({ batch: batchId }));
+      expect(counts).toEqual({ all: 1, byPhase: { running: 1, approval: 0, waiting: 0, done: 0 } });
+      await job.handle.cancel();
+      await job.handle.result().catch(() => undefined);
+    });
+  } finally {
+    await environment.teardown();
+  }
+}, 90_000);
+
+test('DarTurns is published every ten turns while DarPhase stays running, and with every phase change', async () => {
+  const environment = await startDevServer();
+  try {
+    const taskQueue = uniqueName('visibility-turns');
+    const worker = await createAgentWorker({
+      connection: environment.nativeConnection,
+      taskQueue,
+      store: await openTestStore(),
+    });
+    const folder = temporaryFolder('dar-visibility-');
+    const toolTurns = Array.from({ length: 24 }, (_, index) => ({
+      stopReason: 'toolUse' as const,
+      content: [toolCall(`l${index}`, 'ls', {})],
+    }));
+    const model = scriptedModel(folder, [
+      ...toolTurns,
+      { stopReason: 'stop', content: [text('listed')] },
+    ]);
+    const input: AgentJobInput = { prompt: 'list', model, workspace: folder, tools: ['ls'] };
+    const job = await worker.runUntil(async () => {
+      const started = await startJob(environment.client, input, { taskQueue });
+      await started.handle.result();
+      return started;
+    });
+    const events = (await job.handle.fetchHistory()).events ?? [];
+    const published = events.flatMap((event) => {
+      const fields =
+        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
+      const valueOf = (name: string) => {
+        const data = fields[name]?.data;
+        return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as unknown) : undefined;
+      };
+      const phase = valueOf('DarPhase');
+      const turns = valueOf('DarTurns');
+      return phase === undefined && turns === undefined ? [] : [{ phase, turns }];
+    });
+    // 25 model calls: `running` with the first, the count at 11 and 21, `done` with 25.
+    expect(published).toEqual([
+      { phase: 'running', turns: 1 },
+      { phase: undefined, turns: 11 },
+      { phase: undefined, turns: 21 },
+      { phase: 'done', turns: 25 },
+    ]);
+    const attributes = (await job.handle.describe()).typedSearchAttributes;
+    expect(attributes.get(darTurnsKey)).toBe(25);
   } finally {
     await environment.teardown();
   }

@@ -140,7 +140,8 @@ describe('jobs list', () => {
       const closed = body.jobs[0]?.workflowStatus === 'COMPLETED';
       return closed && body.counts.byPhase.done === 1 ? body : undefined;
     });
-    expect(answer.phases).toEqual(expect.arrayContaining(['model', 'tools', 'waiting', 'done']));
+    expect(answer.phases).toEqual(['running', 'approval', 'waiting', 'done']);
+    expect(answer.counts.byPhase.running).toBe(0);
     expect(answer.jobs[0]).toMatchObject({
       id,
       workflowStatus: 'COMPLETED',

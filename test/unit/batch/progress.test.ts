@@ -11,7 +11,7 @@ import {
 } from '../../../src/batch/progress-summary.js';
 import { writeResults } from '../../../src/batch/results-file.js';
 import type { TaskOutcome } from '../../../src/batch/task-outcome.js';
-import { jobListQuery } from '../../../src/cli/list-filter.js';
+import { exactPhaseOf, jobListQuery } from '../../../src/client/job-list-filter.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
 import { emptyUsage } from '../../../src/core/index.js';
 
@@ -208,9 +208,20 @@ test('running usage, skipped tasks and earlier attempts count in the summary and
 
 test('list filters: batch and phase, checked before they reach the query', () => {
   expect(jobListQuery({})).toBe("WorkflowType = 'agentJob'");
-  expect(jobListQuery({ batch: 'b1', phase: 'tools' })).toBe(
-    "WorkflowType = 'agentJob' AND DarBatchId = 'b1' AND DarPhase = 'tools'",
+  expect(jobListQuery({ batch: 'b1', phase: 'done' })).toBe(
+    "WorkflowType = 'agentJob' AND DarBatchId = 'b1' AND DarPhase = 'done'",
   );
+  // Running jobs publish `running`; jobs of earlier releases still running publish the flip.
+  for (const phase of ['running', 'model', 'tools']) {
+    expect(jobListQuery({ batch: 'b1', phase })).toBe(
+      "WorkflowType = 'agentJob' AND DarBatchId = 'b1' AND DarPhase IN ('running', 'model', 'tools')",
+    );
+  }
+  // Visibility cannot tell model from tools: the stored phase does.
+  expect(exactPhaseOf({ phase: 'tools' })).toBe('tools');
+  expect(exactPhaseOf({ phase: 'model' })).toBe('model');
+  expect(exactPhaseOf({ phase: 'running' })).toBeUndefined();
+  expect(exactPhaseOf({})).toBeUndefined();
   expect(jobListQuery({ batch: 'b1', runningOnly: true })).toBe(
     "WorkflowType = 'agentJob' AND DarBatchId = 'b1' AND ExecutionStatus = 'Running'",
   );

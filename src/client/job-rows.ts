@@ -1,6 +1,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { readStoredStatus } from '../client/stored-job-reads.js';
+import { readStoredStatus } from './stored-job-reads.js';
 import type { JobStore } from '../store/job-store.js';
+import { phaseClause } from './job-list-filter.js';
 import {
   DAR_PHASES,
   darBatchIdKey,
@@ -49,14 +50,26 @@ async function rowOf(store: JobStore, execution: WorkflowExecutionInfo): Promise
 
 /**
  * The newest `limit` jobs that match Temporal's list filter `query`, each with what the job
- * last stored (phase, turns, cost).
+ * last stored (phase, turns, cost). With `exactPhase`, only jobs whose stored phase is that one
+ * count (`model` or `tools`, which visibility publishes as `running`); the list is read on
+ * until `limit` of them are found.
  */
 export async function listJobRows(
   client: Client,
   store: JobStore,
   query: string,
   limit: number,
+  exactPhase?: string,
 ): Promise<JobRow[]> {
+  if (exactPhase !== undefined) {
+    const rows: JobRow[] = [];
+    for await (const execution of client.workflow.list({ query, pageSize: limit })) {
+      if (rows.length >= limit) break;
+      const row = await rowOf(store, execution);
+      if (row.phase === exactPhase) rows.push(row);
+    }
+    return rows;
+  }
   const executions: WorkflowExecutionInfo[] = [];
   for await (const execution of client.workflow.list({ query, pageSize: limit })) {
     if (executions.length >= limit) break;
@@ -65,13 +78,14 @@ export async function listJobRows(
   return Promise.all(executions.map((execution) => rowOf(store, execution)));
 }
 
-/** The number of jobs of `query` in each phase (Temporal's counts, which may lag a moment). */
+/**
+ * The number of jobs of `query` in each phase `DarPhase` publishes (Temporal's counts, which
+ * may lag a moment; `running` counts jobs of earlier releases in `model` or `tools` too).
+ */
 export async function countJobsByPhase(client: Client, query: string): Promise<PhaseCounts> {
   const [all, ...perPhase] = await Promise.all([
     client.workflow.count(query),
-    ...DAR_PHASES.map((phase) =>
-      client.workflow.count(`${query} AND ${darPhaseKey.name} = '${phase}'`),
-    ),
+    ...DAR_PHASES.map((phase) => client.workflow.count(`${query} AND ${phaseClause(phase)}`)),
   ]);
   const byPhase: Record<string, number> = {};
   for (const [index, phase] of DAR_PHASES.entries()) byPhase[phase] = perPhase[index]?.count ?? 0;
