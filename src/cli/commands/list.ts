@@ -50,8 +50,7 @@ export async function listCommand(argv: string[]): Promise<number> {
           : `${row.id}  ${row.status.padEnd(10)}  ${(row.phase ?? '-').padEnd(8)}  ${row.started}`,
       );
     }
-    const count = rows.length;
-    if (count === 0 && !values.json) console.log('No jobs.');
+    if (rows.length === 0 && !values.json) console.log('No jobs.');
     return EXIT_OK;
   } finally {
     await connection.close();
