@@ -207,6 +207,7 @@ export class AgentJob {
     afterLiveSeq: number,
     filter: LiveFilter,
     live: LiveFollowOptions,
+    upToCall?: number,
   ): Promise<number> {
     const store = this.store as JobStore;
     const page = await store.readLiveEvents(this.workflowId, { afterSeq: afterLiveSeq });
@@ -214,6 +215,14 @@ export class AgentJob {
     const status = await this.storedStatus();
     let cursor = afterLiveSeq;
     for (const stored of page) {
+      const value: unknown = stored.event;
+      const later =
+        upToCall !== undefined &&
+        isLiveEvent(value) &&
+        value.type !== 'tool_execution_update' &&
+        value.callIndex > upToCall;
+      // A later call's events wait until the job event being passed is.
+      if (later) break;
       cursor = stored.seq;
       if (!isLiveEvent(stored.event)) continue;
       const event = { ...stored.event, liveSeq: stored.seq } as SequencedLiveEvent;
@@ -250,6 +259,10 @@ export class AgentJob {
       options.signal?.throwIfAborted();
       const events = await this.events(afterSeq);
       for (const event of events) {
+        const upToCall = live ? filter.liveCallsBefore(event) : undefined;
+        if (live && upToCall !== undefined) {
+          afterLiveSeq = await this.passLiveEvents(afterLiveSeq, filter, live, upToCall);
+        }
         await onEvent(event);
         filter.noteEvent(event);
         afterSeq = event.seq;

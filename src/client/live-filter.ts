@@ -34,6 +34,21 @@ export class LiveFilter {
     return undefined;
   }
 
+  /**
+   * Before the follower passes `event` on: the last model call whose live events may still be
+   * waiting to be read ahead of it, when `event` ends a message or a tool call. The final live
+   * events of a call are stored before its end; a follower that read the live stream before they
+   * were and reads the end now must read the live stream again first, up to this call, or the
+   * end would make them stale unseen.
+   */
+  liveCallsBefore(event: SequencedEvent): number | undefined {
+    if (event.type === 'message_end' && event.message.role === 'assistant') {
+      return this.endingCall();
+    }
+    if (event.type === 'tool_execution_end') return this.endedCallIndex;
+    return undefined;
+  }
+
   /** Whether `event` is still live, given the job's stored status (when read). */
   isCurrent(event: SequencedLiveEvent, status: StoredJobStatus | undefined): boolean {
     if (event.type === 'tool_execution_update') {
