@@ -52,3 +52,18 @@ test('the prebuilt workflow bundles preload the same module', () => {
     expect(bundle).toMatch(/Error\.stackTraceLimit = WORKFLOW_STACK_FRAMES/);
   }
 });
+
+/*
+ * Each workflow evaluates its bundle's modules afresh: the prebuilt bundles concatenate the ES
+ * modules (TypeBox's several hundred among them) instead of wrapping each one apart.
+ */
+test('the prebuilt workflow bundles concatenate their ES modules', () => {
+  for (const name of ['workflow-bundle.js', 'workflow-bundle-traced.js']) {
+    const bundle = readFileSync(new URL(`../../dist/${name}`, import.meta.url), 'utf8');
+    const wrapped = bundle.match(/^\/\*\*\*\/ "[^"]+"$/gm) ?? [];
+    // TypeBox's modules are not wrapped one by one (each was, before).
+    expect(wrapped.filter((module) => module.includes('@sinclair/typebox'))).toEqual([]);
+    expect(wrapped.length).toBeGreaterThan(0);
+    expect(bundle).toContain('@sinclair/typebox');
+  }
+});
