@@ -6,7 +6,8 @@ import { startJob } from '../src/client/job-client.js';
 import { takeActivityTimes, type ActivityTime } from './activity-timing.js';
 import { historyFacts, type HistoryFacts } from './history.js';
 import { median, percentile, ratio, round } from './statistics.js';
-import { writeNoopScript } from './bench-environment.js';
+import { benchServerMetricsUrl, writeNoopScript } from './bench-environment.js';
+import { countersPerTurn, readServerCounters, type ServerCounters } from './server-metrics.js';
 import { cpuSince, threadCpu, type CpuByGroup } from './thread-cpu.js';
 
 export interface TurnOverheadCase {
@@ -21,6 +22,8 @@ interface SideMeasure {
   turnsPerSecond: number;
   /** Where a turn's time goes: per-turn counts and milliseconds (see `profileOf`). */
   profile: Record<string, number>;
+  /** What the server did per turn: requests and persistence operations (`server-metrics.ts`). */
+  server: Record<string, number>;
 }
 
 async function measureRunner(
@@ -36,6 +39,7 @@ async function measureRunner(
     (_, index) => `runner-${repetition}-${index}-${Date.now()}`,
   );
   takeActivityTimes();
+  const countersBefore = await settledServerCounters();
   const cpuBefore = threadCpu();
   const started = performance.now();
   const jobs = await Promise.all(
@@ -50,7 +54,9 @@ async function measureRunner(
   await Promise.all(jobs.map((job) => job.handle.result()));
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSince(cpuBefore, threadCpu());
-  return summarize(environment, ids, 'callModelWithStore', scenario, seconds, cpu);
+  const counters = await settledServerCounters();
+  const measured = { seconds, cpu, countersBefore, counters };
+  return summarize(environment, ids, 'callModelWithStore', scenario, measured);
 }
 
 async function measureBare(
@@ -64,6 +70,7 @@ async function measureBare(
     (_, index) => `bare-${repetition}-${index}-${Date.now()}`,
   );
   takeActivityTimes();
+  const countersBefore = await settledServerCounters();
   const cpuBefore = threadCpu();
   const started = performance.now();
   await Promise.all(
@@ -77,7 +84,25 @@ async function measureBare(
   );
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSince(cpuBefore, threadCpu());
-  return summarize(environment, ids, 'bareModel', scenario, seconds, cpu);
+  const counters = await settledServerCounters();
+  const measured = { seconds, cpu, countersBefore, counters };
+  return summarize(environment, ids, 'bareModel', scenario, measured);
+}
+
+/** The server publishes its counters about once a second: wait that out before reading. */
+const COUNTER_SETTLE_MS = 2500;
+
+async function settledServerCounters(): Promise<ServerCounters> {
+  await new Promise((resolve) => setTimeout(resolve, COUNTER_SETTLE_MS));
+  return readServerCounters(benchServerMetricsUrl);
+}
+
+/** A side's run: its wall time, CPU by thread, and the server's counters around it. */
+interface Measured {
+  seconds: number;
+  cpu: CpuByGroup;
+  countersBefore: ServerCounters;
+  counters: ServerCounters;
 }
 
 async function summarize(
@@ -85,9 +110,9 @@ async function summarize(
   ids: string[],
   modelActivity: string,
   scenario: TurnOverheadCase,
-  seconds: number,
-  cpu: CpuByGroup,
+  measured: Measured,
 ): Promise<SideMeasure> {
+  const { seconds, cpu } = measured;
   const activityTimes = takeActivityTimes();
   const latencies: number[] = [];
   const facts: HistoryFacts[] = [];
@@ -102,6 +127,7 @@ async function summarize(
     p95TurnMs: percentile(latencies, 0.95),
     turnsPerSecond: turns / seconds,
     profile: { ...profileOf(facts, activityTimes, turns), ...cpuPerTurn(cpu, turns) },
+    server: countersPerTurn(measured.countersBefore, measured.counters, turns),
   };
 }
 
@@ -146,16 +172,13 @@ function cpuPerTurn(cpu: CpuByGroup, turns: number): Record<string, number> {
   ]);
 }
 
-/** The mean of each profile figure over the repetitions. */
-function meanProfile(measures: SideMeasure[]): Record<string, number> {
-  const names = new Set(measures.flatMap((measure) => Object.keys(measure.profile)));
+/** The mean of each figure over the repetitions (a figure missing from one counts as 0). */
+function meanOf(figures: Record<string, number>[]): Record<string, number> {
+  const names = new Set(figures.flatMap((figure) => Object.keys(figure)));
   return Object.fromEntries(
     [...names].map((name) => [
       name,
-      round(
-        measures.reduce((total, measure) => total + (measure.profile[name] ?? 0), 0) /
-          measures.length,
-      ),
+      round(figures.reduce((total, figure) => total + (figure[name] ?? 0), 0) / figures.length),
     ]),
   );
 }
@@ -165,7 +188,8 @@ function medianOf(measures: SideMeasure[]): SideMeasure {
     medianTurnMs: round(median(measures.map((measure) => measure.medianTurnMs))),
     p95TurnMs: round(median(measures.map((measure) => measure.p95TurnMs))),
     turnsPerSecond: round(median(measures.map((measure) => measure.turnsPerSecond))),
-    profile: meanProfile(measures),
+    profile: meanOf(measures.map((measure) => measure.profile)),
+    server: meanOf(measures.map((measure) => measure.server)),
   };
 }
 
@@ -184,8 +208,14 @@ export async function benchTurnOverhead(
   const runner: SideMeasure[] = [];
   const bare: SideMeasure[] = [];
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
+    // Alternate which side goes first: the server's in-memory database only grows.
+    if (repetition % 2 === 1) {
+      runner.push(await measureRunner(environment, taskQueue, scenario, folder, repetition));
+    }
     bare.push(await measureBare(environment, taskQueue, scenario, repetition));
-    runner.push(await measureRunner(environment, taskQueue, scenario, folder, repetition));
+    if (repetition % 2 === 0) {
+      runner.push(await measureRunner(environment, taskQueue, scenario, folder, repetition));
+    }
   }
   const runnerMedian = medianOf(runner);
   const bareMedian = medianOf(bare);
