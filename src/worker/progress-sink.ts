@@ -14,10 +14,7 @@ export function progressSinks(store: JobStore): InjectedSinks<ProgressSinks> {
     jobProgress: {
       write: {
         fn(info, progress) {
-          // Made in the workflow's own context: its objects are not this realm's plain
-          // objects, which the store insists on. A copy through JSON is (and the data is thin).
-          const copy = JSON.parse(JSON.stringify(progress)) as typeof progress;
-          writer.writeSoon(copy, (error) => {
+          writer.writeSoon(inThisRealm(progress), (error) => {
             Runtime.instance().logger.warn(
               'Job progress not written yet; a later write repeats it',
               {
@@ -31,4 +28,15 @@ export function progressSinks(store: JobStore): InjectedSinks<ProgressSinks> {
       },
     },
   };
+}
+
+/**
+ * The progress as this realm's plain objects, which the store insists on. From a workflow
+ * thread (the default) the SDK hands it over already copied into this realm; a workflow run in
+ * this thread (debug mode) made it in its own context, and a copy through JSON makes it ours
+ * (the data is thin).
+ */
+function inThisRealm<T extends object>(progress: T): T {
+  if (Object.getPrototypeOf(progress) === Object.prototype) return progress;
+  return JSON.parse(JSON.stringify(progress)) as T;
 }

@@ -79,29 +79,13 @@ export class FileEvents {
     prepared: PreparedEvent[],
     options: AppendEventsOptions,
   ): Promise<void> {
-    // One listing per folder of 1000 seqs tells which events are there already (a retry).
-    const folders = [...new Set(prepared.map((event) => seqFolder(jobFolder, event.seq)))];
-    const stored = new Set<number>();
-    for (const folder of folders) (await listSeqs(folder)).forEach((seq) => stored.add(seq));
-    const missing: PreparedEvent[] = [];
-    const differing: PreparedEvent[] = [];
-    for (const event of prepared) {
-      if (!stored.has(event.seq)) missing.push(event);
-      else if (!sameEvent(await readEventText(jobId, jobFolder, event.seq), event)) {
-        if (!options.replace) throw new EventConflict(jobId, event.seq);
-        differing.push(event);
-      }
-    }
-    for (const event of differing) {
-      const folder = seqFolder(jobFolder, event.seq);
-      await replaceFile(folder, eventPath(jobFolder, event.seq), event.text, this.flush);
-    }
-    for (const folder of new Set(missing.map((event) => seqFolder(jobFolder, event.seq)))) {
+    for (const folder of new Set(prepared.map((event) => seqFolder(jobFolder, event.seq)))) {
       await this.folders.ensure(folder);
     }
     // Flush the files in parallel, then link them in seq order, so that a follower never
-    // sees a later event before an earlier one of the same batch.
-    const bursts = burstsOf(missing, (seq) => seqFolder(jobFolder, seq));
+    // sees a later event before an earlier one of the same batch. An event already stored (a
+    // retry) is found by its link failing, and compared then: no listing before each append.
+    const bursts = burstsOf(prepared, (seq) => seqFolder(jobFolder, seq));
     const temporaries = await mapWithConcurrency(bursts, 16, (burst) =>
       writeTemporaryFile(
         seqFolder(jobFolder, burst[0]?.seq ?? 0),
