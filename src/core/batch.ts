@@ -1,6 +1,8 @@
 import type { ToolBatchEffects } from './effects.js';
 import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
+import type { AgentEvent } from './events.js';
 import type { AfterToolCallHook, BeforeToolCallHook, RunContext } from './hooks.js';
+import { andThen, emitEvent, isPromiseLike, type MaybePromise } from './emit-steps.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
 import {
   preflightToolCall,
@@ -22,6 +24,8 @@ export interface ToolBatchConfig {
   toolExecution: ToolExecutionMode;
   beforeToolCall?: BeforeToolCallHook | undefined;
   afterToolCall?: AfterToolCallHook | undefined;
+  /** Await every `emit` (see `AgentLoopOptions.awaitEveryEmit`). Default false. */
+  awaitEveryEmit?: boolean;
 }
 
 export interface ToolBatchInput {
@@ -72,34 +76,79 @@ export async function executeToolBatch(input: ToolBatchInput): Promise<ToolBatch
 export async function answerTruncatedToolCalls(
   toolCalls: ToolCall[],
   effects: ToolBatchEffects,
+  awaitEveryEmit = false,
 ): Promise<ToolBatchOutcome> {
+  const emits = batchEmits(effects, awaitEveryEmit);
   const messages: ToolResultMessage[] = [];
   for (const toolCall of toolCalls) {
-    await emitStart(toolCall, effects);
+    const started = emits.start(toolCall);
+    if (started !== undefined) await started;
     const finalized = failed(toolCall, truncatedToolCallText(toolCall.name));
-    await emitEnd(finalized, effects);
-    messages.push(await publishResult(finalized, effects));
+    const ended = emits.end(finalized);
+    if (ended !== undefined) await ended;
+    const published = emits.publish(finalized);
+    messages.push(isPromiseLike(published) ? await published : published);
   }
   return { messages, terminate: false };
 }
 
-async function emitStart(toolCall: ToolCall, effects: ToolBatchEffects): Promise<void> {
-  await effects.emit({
+/** How a batch emits its events, by the loop's `awaitEveryEmit`. */
+interface BatchEmits {
+  start(toolCall: ToolCall): MaybePromise<void>;
+  end(finalized: FinalizedToolCall): MaybePromise<void>;
+  /** The call's result message, once its `message_start` and `message_end` are emitted. */
+  publish(finalized: FinalizedToolCall): MaybePromise<ToolResultMessage>;
+}
+
+/**
+ * Every step a promise, awaited (the timing of runs recorded before `awaitEveryEmit` existed,
+ * kept to the microtask), or steps that finish at once when the host's emit does.
+ */
+function batchEmits(effects: ToolBatchEffects, awaitEveryEmit: boolean): BatchEmits {
+  if (awaitEveryEmit) {
+    return {
+      start: (toolCall) => emitStart(toolCall, effects),
+      end: (finalized) => emitEnd(finalized, effects),
+      publish: (finalized) => publishResult(finalized, effects),
+    };
+  }
+  return {
+    start: (toolCall) => emitEvent(effects, startEvent(toolCall), false),
+    end: (finalized) => emitEvent(effects, endEvent(finalized), false),
+    publish(finalized) {
+      const message = toolResultMessage(finalized, effects.now());
+      return andThen(emitEvent(effects, { type: 'message_start', message }, false), () =>
+        andThen(emitEvent(effects, { type: 'message_end', message }, false), () => message),
+      );
+    },
+  };
+}
+
+function startEvent(toolCall: ToolCall): AgentEvent {
+  return {
     type: 'tool_execution_start',
     toolCallId: toolCall.id,
     toolName: toolCall.name,
     args: toolCall.arguments,
-  });
+  };
 }
 
-async function emitEnd(finalized: FinalizedToolCall, effects: ToolBatchEffects): Promise<void> {
-  await effects.emit({
+function endEvent(finalized: FinalizedToolCall): AgentEvent {
+  return {
     type: 'tool_execution_end',
     toolCallId: finalized.toolCall.id,
     toolName: finalized.toolCall.name,
     result: finalized.result,
     isError: finalized.isError,
-  });
+  };
+}
+
+async function emitStart(toolCall: ToolCall, effects: ToolBatchEffects): Promise<void> {
+  await effects.emit(startEvent(toolCall));
+}
+
+async function emitEnd(finalized: FinalizedToolCall, effects: ToolBatchEffects): Promise<void> {
+  await effects.emit(endEvent(finalized));
 }
 
 async function publishResult(
@@ -119,14 +168,14 @@ interface PublishedBatch {
 }
 
 class ToolBatch {
-  constructor(private readonly input: ToolBatchInput) {}
+  private readonly emits: BatchEmits;
+
+  constructor(private readonly input: ToolBatchInput) {
+    this.emits = batchEmits(input.effects, input.config.awaitEveryEmit ?? false);
+  }
 
   private get effects(): ToolBatchEffects {
     return this.input.effects;
-  }
-
-  publish(finalized: FinalizedToolCall): Promise<ToolResultMessage> {
-    return publishResult(finalized, this.effects);
   }
 
   /** R14: preflight, execute, finalize and publish each call before the next one starts. */
@@ -134,11 +183,14 @@ class ToolBatch {
     const finalizedCalls: FinalizedToolCall[] = [];
     const messages: ToolResultMessage[] = [];
     for (const toolCall of this.input.toolCalls) {
-      await emitStart(toolCall, this.effects);
+      const started = this.emits.start(toolCall);
+      if (started !== undefined) await started;
       const outcome = await this.decided(await this.prepare(toolCall));
       const finalized = 'result' in outcome ? outcome : await this.run(outcome);
-      await emitEnd(finalized, this.effects);
-      messages.push(await this.publish(finalized));
+      const ended = this.emits.end(finalized);
+      if (ended !== undefined) await ended;
+      const published = this.emits.publish(finalized);
+      messages.push(isPromiseLike(published) ? await published : published);
       finalizedCalls.push(finalized);
     }
     return { finalized: finalizedCalls, messages };
@@ -152,9 +204,13 @@ class ToolBatch {
   async runParallel(): Promise<PublishedBatch> {
     const slots: (FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall)[] = [];
     for (const toolCall of this.input.toolCalls) {
-      await emitStart(toolCall, this.effects);
+      const started = this.emits.start(toolCall);
+      if (started !== undefined) await started;
       const outcome = await this.prepare(toolCall);
-      if ('result' in outcome) await emitEnd(outcome, this.effects);
+      if ('result' in outcome) {
+        const ended = this.emits.end(outcome);
+        if (ended !== undefined) await ended;
+      }
       slots.push(outcome);
     }
     const finalizedCalls = await Promise.all(
@@ -166,13 +222,17 @@ class ToolBatch {
         // R19: an abort after this call was prepared (or approved) but before its body started.
         else if (this.effects.isAborted()) finalized = failed(outcome.toolCall, OPERATION_ABORTED);
         else finalized = await this.run(outcome);
-        await emitEnd(finalized, this.effects);
+        const ended = this.emits.end(finalized);
+        if (ended !== undefined) await ended;
         return finalized;
       }),
     );
     // Result messages in source order, once the whole batch finished.
     const messages: ToolResultMessage[] = [];
-    for (const finalized of finalizedCalls) messages.push(await this.publish(finalized));
+    for (const finalized of finalizedCalls) {
+      const published = this.emits.publish(finalized);
+      messages.push(isPromiseLike(published) ? await published : published);
+    }
     return { finalized: finalizedCalls, messages };
   }
 

@@ -14,6 +14,8 @@ import {
   type Message,
   type ToolResultMessage,
 } from './messages.js';
+import { andThen, emitEvent, type MaybePromise } from './emit-steps.js';
+import type { AgentEvent } from './events.js';
 import { indexTools } from './preflight.js';
 import { DEFAULT_QUEUE_MODE, type QueueMode } from './queue.js';
 import {
@@ -93,6 +95,14 @@ export interface AgentLoopOptions {
    * Contract: deterministic, like `beforeToolCall`; must not throw.
    */
   shouldStopBeforeTurn?: () => boolean;
+  /**
+   * Await every `emit`, even one that returned nothing (one microtask each), as the loop did
+   * before the `dar-features-2026-12c` release. A workflow replaying a run recorded then sets it:
+   * the order in which that run's promises settled is part of its history. Default false: an
+   * emit that returned nothing is not awaited, which spares a workflow (where the SDK captures
+   * a stack for every promise) about half the promises of a turn.
+   */
+  awaitEveryEmit?: boolean;
 }
 
 function abortedAssistantMessage(timestamp: number): AssistantMessage {
@@ -184,12 +194,22 @@ export async function runAgentLoop(
   const newMessages: Message[] = [];
   let lastStopReason: AssistantMessage['stopReason'] | undefined;
 
-  const append = async (message: Message): Promise<void> => {
-    await effects.emit({ type: 'message_start', message });
-    await effects.emit({ type: 'message_end', message });
+  const awaitEveryEmit = options.awaitEveryEmit ?? false;
+  const emit = (event: AgentEvent): MaybePromise<void> => emitEvent(effects, event, awaitEveryEmit);
+  const record = (message: Message): void => {
     setup.append(message);
     newMessages.push(message);
   };
+  const append = awaitEveryEmit
+    ? async (message: Message): Promise<void> => {
+        await effects.emit({ type: 'message_start', message });
+        await effects.emit({ type: 'message_end', message });
+        record(message);
+      }
+    : (message: Message): MaybePromise<void> =>
+        andThen(emit({ type: 'message_start', message }), () =>
+          andThen(emit({ type: 'message_end', message }), () => record(message)),
+        );
 
   let pending: Message[];
   let firstTurn: boolean;
@@ -197,9 +217,14 @@ export async function runAgentLoop(
     pending = [...prompts, ...(options.skipInitialSteeringPoll ? [] : await takeSteering())];
     firstTurn = false;
   } else {
-    await effects.emit({ type: 'agent_start' });
-    await effects.emit({ type: 'turn_start' });
-    for (const prompt of prompts) await append(prompt);
+    let emitted = emit({ type: 'agent_start' });
+    if (emitted !== undefined) await emitted;
+    emitted = emit({ type: 'turn_start' });
+    if (emitted !== undefined) await emitted;
+    for (const prompt of prompts) {
+      const appended = append(prompt);
+      if (appended !== undefined) await appended;
+    }
     pending = options.skipInitialSteeringPoll ? [] : await takeSteering();
     firstTurn = true;
   }
@@ -211,24 +236,33 @@ export async function runAgentLoop(
         return { newMessages, stopReason: lastStopReason, paused: { pending } };
       }
       if (!firstTurn && !effects.isAborted() && options.shouldStopBeforeTurn?.()) {
-        await effects.emit({ type: 'agent_end', messages: newMessages });
+        const emitted = emit({ type: 'agent_end', messages: newMessages });
+        if (emitted !== undefined) await emitted;
         return { newMessages, stopReason: lastStopReason, stoppedBeforeTurn: { pending } };
       }
-      if (!firstTurn) await effects.emit({ type: 'turn_start' });
+      if (!firstTurn) {
+        const emitted = emit({ type: 'turn_start' });
+        if (emitted !== undefined) await emitted;
+      }
       firstTurn = false;
 
       // R20: steering (or follow-up) messages go in before the next model call.
-      for (const message of pending) await append(message);
+      for (const message of pending) {
+        const appended = append(message);
+        if (appended !== undefined) await appended;
+      }
 
       const message = effects.isAborted()
         ? abortedAssistantMessage(effects.now())
         : await effects.callModel(await setup.request(config, effects.signal));
-      await append(message);
+      const appended = append(message);
+      if (appended !== undefined) await appended;
       lastStopReason = message.stopReason;
 
       // R2
       if (message.stopReason === 'error' || message.stopReason === 'aborted') {
-        await effects.emit({ type: 'turn_end', message, toolResults: [] });
+        const emitted = emit({ type: 'turn_end', message, toolResults: [] });
+        if (emitted !== undefined) await emitted;
         break run;
       }
 
@@ -238,7 +272,7 @@ export async function runAgentLoop(
       if (toolCalls.length > 0) {
         const batch: ToolBatchOutcome =
           message.stopReason === 'length'
-            ? await answerTruncatedToolCalls(toolCalls, effects)
+            ? await answerTruncatedToolCalls(toolCalls, effects, awaitEveryEmit)
             : await executeToolBatch({
                 assistantMessage: message,
                 toolCalls,
@@ -247,6 +281,7 @@ export async function runAgentLoop(
                   toolExecution: config.toolExecution ?? 'parallel',
                   beforeToolCall: config.beforeToolCall,
                   afterToolCall: config.afterToolCall,
+                  awaitEveryEmit,
                 },
                 context: setup.context,
                 effects,
@@ -259,7 +294,8 @@ export async function runAgentLoop(
         hasMoreToolCalls = !batch.terminate;
       }
 
-      await effects.emit({ type: 'turn_end', message, toolResults });
+      const emitted = emit({ type: 'turn_end', message, toolResults });
+      if (emitted !== undefined) await emitted;
       // R21: an aborted run starts no new turn.
       if (effects.isAborted()) break run;
       const turnContext = (): ShouldStopAfterTurnContext => ({
@@ -284,6 +320,7 @@ export async function runAgentLoop(
     pending = followUps;
   }
 
-  await effects.emit({ type: 'agent_end', messages: newMessages });
+  const emitted = emit({ type: 'agent_end', messages: newMessages });
+  if (emitted !== undefined) await emitted;
   return { newMessages, stopReason: lastStopReason };
 }

@@ -26,7 +26,12 @@ import { isLegacyCarriedState, type LegacyJobInput } from './legacy/job-types.js
 import { createLocalActivityRecorder, createSinkRecorder } from './progress-recorder.js';
 import { resolveUserTools } from './user-tools.js';
 import { PROGRESS_SINK_PATCH } from './progress-sink.js';
-import { perFeaturePatches, releaseFeatures, type ReleaseFeatures } from './release-features.js';
+import {
+  FEWER_PROMISES_FEATURE,
+  perFeaturePatches,
+  releaseFeatures,
+  type ReleaseFeatures,
+} from './release-features.js';
 
 const DEFAULT_SYSTEM_PROMPT =
   'You are a careful agent working in a workspace through the tools you are given.';
@@ -109,6 +114,8 @@ async function runAgentJob(
         shouldPause: () => workflowInfo().continueAsNewSuggested,
         // A spent budget ends the run at a turn boundary, before the next model call.
         shouldStopBeforeTurn: () => budgetSpentNow(state),
+        // Runs of earlier releases settled a promise for every event: their histories need it.
+        awaitEveryEmit: !features.has(FEWER_PROMISES_FEATURE),
       });
       if (outcome.paused) {
         await continueJobAsNew(input, state, progress, outcome.paused.pending, false);

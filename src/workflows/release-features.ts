@@ -1,31 +1,60 @@
 import { patched } from '@temporalio/workflow';
 
 /**
- * The one patch a run started by this release records for all its features: every feature that
- * came with its own patch before (`dar-job-store`, `dar-search-attributes`, `dar-progress-sink`,
- * `dar-model-task-queue`, `dar-queue-mode`, `dar-user-tools`, `dar-compaction`) and the ones
- * that only ever came in a release patch (`RELEASE_ONLY_FEATURES`). Each per-feature patch cost
- * two history events per run (the marker and the `TemporalChangeVersion` upsert Temporal's core
- * adds to every patch); one patch costs two in all.
- */
-export const RELEASE_FEATURES_PATCH = 'dar-features-2026-12b';
-
-/** The release patch before this one: every per-feature patch, no release-only feature. */
-export const EARLIER_RELEASE_FEATURES_PATCH = 'dar-features-2026-12';
-
-/**
  * Publish `DarPhase` as `running` for the whole of a turn (model call and tools), and
  * `DarTurns` every ten turns and at every published phase change, instead of both at every
- * model/tools flip (`job-visibility.ts`). Never a patch of its own: only in
- * `RELEASE_FEATURES_PATCH`.
+ * model/tools flip (`job-visibility.ts`). Never a patch of its own: release `2026-12b` on.
  */
 export const RUNNING_PHASE_FEATURE = 'dar-running-phase';
 
+/**
+ * The loop awaits only the events whose emit returned a promise (`AgentLoopOptions.awaitEveryEmit`
+ * off): the workflow's emit is synchronous, so a turn makes about half the promises, each of
+ * which the SDK's promise hook pays a stack capture for. Never a patch of its own: release
+ * `2026-12c` on.
+ */
+export const FEWER_PROMISES_FEATURE = 'dar-fewer-promises';
+
+/** A release patch and the features that came only in release patches, up to it. */
+interface Release {
+  patch: string;
+  releaseOnly: ReadonlySet<string>;
+}
+
+/**
+ * Every release patch, newest first. A run started by this release records the first one; a
+ * history may hold any of them. Each stands for every feature that came with its own patch
+ * before (`dar-job-store`, `dar-search-attributes`, `dar-progress-sink`, `dar-model-task-queue`,
+ * `dar-queue-mode`, `dar-user-tools`, `dar-compaction`) and for its own and earlier releases'
+ * release-only features. Each per-feature patch cost two history events per run (the marker and
+ * the `TemporalChangeVersion` upsert Temporal's core adds to every patch); one patch costs two
+ * in all.
+ */
+const RELEASES: readonly Release[] = [
+  {
+    patch: 'dar-features-2026-12c',
+    releaseOnly: new Set([RUNNING_PHASE_FEATURE, FEWER_PROMISES_FEATURE]),
+  },
+  { patch: 'dar-features-2026-12b', releaseOnly: new Set([RUNNING_PHASE_FEATURE]) },
+  { patch: 'dar-features-2026-12', releaseOnly: new Set() },
+];
+
 /** Features that came in a release patch and have no per-feature patch. */
-const RELEASE_ONLY_FEATURES: ReadonlySet<string> = new Set([RUNNING_PHASE_FEATURE]);
+const RELEASE_ONLY_FEATURES: ReadonlySet<string> = new Set(
+  RELEASES.flatMap((release) => [...release.releaseOnly]),
+);
 
 /** Every release patch, newest first: what a run records and what histories may hold. */
-export const RELEASE_PATCHES = [RELEASE_FEATURES_PATCH, EARLIER_RELEASE_FEATURES_PATCH] as const;
+export const RELEASE_PATCHES: readonly string[] = RELEASES.map((release) => release.patch);
+
+/** The patch a run started by this release records. */
+export const RELEASE_FEATURES_PATCH = RELEASES[0]!.patch;
+
+/** The release patch before it (`features2-*` histories). */
+export const EARLIER_RELEASE_FEATURES_PATCH = RELEASES[1]!.patch;
+
+/** The first release patch (`features-*` histories): every per-feature patch, nothing else. */
+export const FIRST_RELEASE_FEATURES_PATCH = RELEASES[2]!.patch;
 
 /**
  * Answers "does this run use the feature that `patchId` guards?", once per feature check.
@@ -36,28 +65,24 @@ export interface ReleaseFeatures {
   has(patchId: string): boolean;
 }
 
-type Release = 'current' | 'earlier' | 'none';
-
 /**
  * The features of a run of the current job-store workflow. The first check asks for the release
- * patches, newest first: the current one present (a new run, or a history this release
- * recorded), every feature is on and no other marker is recorded; the earlier one present, every
- * feature but the release-only ones; neither (a history recorded before them), each feature
- * asks its own patch, as when the history was recorded. The first answer holds for the whole
- * run, even once a replayed run goes on live (Temporal would then grant the release patch).
+ * patches, newest first, and the first one present decides: a new run (or a history this
+ * release recorded) has the newest, and every feature is on with no other marker recorded; an
+ * older release's history has every per-feature patch and that release's release-only features.
+ * With none (a history recorded before them), each feature asks its own patch, as when the
+ * history was recorded. The first answer holds for the whole run, even once a replayed run goes
+ * on live (Temporal would then grant a newer patch).
  */
 export function releaseFeatures(): ReleaseFeatures {
-  let release: Release | undefined;
+  let release: Release | null | undefined;
   return {
     has(patchId) {
-      release ??= patched(RELEASE_FEATURES_PATCH)
-        ? 'current'
-        : patched(EARLIER_RELEASE_FEATURES_PATCH)
-          ? 'earlier'
-          : 'none';
-      if (release === 'current') return true;
-      if (RELEASE_ONLY_FEATURES.has(patchId)) return false;
-      return release === 'earlier' || patched(patchId);
+      release ??= RELEASES.find((candidate) => patched(candidate.patch)) ?? null;
+      if (release !== null) {
+        return !RELEASE_ONLY_FEATURES.has(patchId) || release.releaseOnly.has(patchId);
+      }
+      return !RELEASE_ONLY_FEATURES.has(patchId) && patched(patchId);
     },
   };
 }

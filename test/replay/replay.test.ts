@@ -11,6 +11,7 @@ import { MODEL_TASK_QUEUE_PATCH } from '../../src/workflows/model-task-queue.js'
 import { PROGRESS_SINK_PATCH } from '../../src/workflows/progress-sink.js';
 import {
   EARLIER_RELEASE_FEATURES_PATCH,
+  FIRST_RELEASE_FEATURES_PATCH,
   RELEASE_FEATURES_PATCH,
 } from '../../src/workflows/release-features.js';
 import { DAR_PHASES } from '../../src/workflows/search-attributes.js';
@@ -147,8 +148,9 @@ test('R23: histories of the progress-sink release took its patches; older ones d
 
 test('R23: histories of each release-features release took its one patch and no other', () => {
   const releases = [
-    { prefix: 'features-', patch: EARLIER_RELEASE_FEATURES_PATCH },
-    { prefix: 'features2-', patch: RELEASE_FEATURES_PATCH },
+    { prefix: 'features-', patch: FIRST_RELEASE_FEATURES_PATCH },
+    { prefix: 'features2-', patch: EARLIER_RELEASE_FEATURES_PATCH },
+    { prefix: 'features3-', patch: RELEASE_FEATURES_PATCH },
   ];
   const releasePatches = releases.map((release) => release.patch);
   for (const { prefix } of releases) {
@@ -177,7 +179,7 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
       running: false,
     });
   }
-  const current = fixtures.filter((name) => name.startsWith('features2-'));
+  const current = fixtures.filter((name) => /^features[23]-/.test(name));
   for (const fixture of current) {
     const phases = publishedPhases(fixture);
     expect({ fixture, phases }).toEqual({
@@ -232,6 +234,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'sink-parallel-batch-with-policy-and-truncation',
     'features-parallel-batch-with-policy-and-truncation',
     'features2-parallel-batch-with-policy-and-truncation',
+    'features3-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

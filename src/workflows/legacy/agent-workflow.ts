@@ -54,6 +54,8 @@ export async function runLegacyAgentJob(
       const outcome = await runAgentLoop(prompts, state, config, effects, {
         resume,
         shouldPause: () => workflowInfo().continueAsNewSuggested,
+        // The first release's histories settled a promise for every event.
+        awaitEveryEmit: true,
       });
       if (outcome.paused) await continueJobAsNew(input, state, log, outcome.paused.pending, false);
       if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
