@@ -1,11 +1,11 @@
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
+import { findFreePort } from '../src/server/ports.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { builtinToolList } from '../src/tools/index.js';
 import { FileJobStore } from '../src/store/file/file-job-store.js';
@@ -21,23 +21,13 @@ export const benchWorkflowsPath = fileURLToPath(new URL('./workflows.js', import
 /** Where the bench's dev server publishes its counters (see `server-metrics.ts`). */
 export let benchServerMetricsUrl = '';
 
-/** A port nothing listens on now (the dev server takes it a moment later). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /**
  * One dev server for the whole run, started like the tests' (search attributes registered),
  * with its metrics endpoint on a free port.
  */
 export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const port = await freePort();
+  const port = await findFreePort('127.0.0.1');
   benchServerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
   return startDevServer(['--metrics-port', String(port)]);
 }

@@ -2,7 +2,7 @@ import type { ToolBatchEffects } from './effects.js';
 import { argumentsChangedInPlaceText, isFrozenWriteError } from './frozen-arguments.js';
 import type { AgentEvent } from './events.js';
 import type { AfterToolCallHook, BeforeToolCallHook, RunContext } from './hooks.js';
-import { andThen, emitEvent, isPromiseLike, type MaybePromise } from './emit-steps.js';
+import { andThen, emitMessage, isPromiseLike, type MaybePromise } from './emit-steps.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
 import {
   preflightToolCall,
@@ -113,13 +113,11 @@ function batchEmits(effects: ToolBatchEffects, awaitEveryEmit: boolean): BatchEm
     };
   }
   return {
-    start: (toolCall) => emitEvent(effects, startEvent(toolCall), false),
-    end: (finalized) => emitEvent(effects, endEvent(finalized), false),
+    start: (toolCall) => effects.emit(startEvent(toolCall)),
+    end: (finalized) => effects.emit(endEvent(finalized)),
     publish(finalized) {
       const message = toolResultMessage(finalized, effects.now());
-      return andThen(emitEvent(effects, { type: 'message_start', message }, false), () =>
-        andThen(emitEvent(effects, { type: 'message_end', message }, false), () => message),
-      );
+      return andThen(emitMessage(effects, message), () => message);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ToolBatchEffects } from './effects.js';
 import type { AgentEvent } from './events.js';
+import type { Message } from './messages.js';
 
 /** A step that finished at once, or a promise of it. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -36,4 +37,17 @@ export function emitEvent(
 ): MaybePromise<void> {
   const emitted = effects.emit(event);
   return awaitEvery ? Promise.resolve(emitted) : emitted;
+}
+
+/**
+ * A message's `message_start` then `message_end`, each waited for only when its emit returned
+ * a promise (the `awaitEveryEmit` off path of the loop and the tool batch).
+ */
+export function emitMessage(
+  effects: Pick<ToolBatchEffects, 'emit'>,
+  message: Message,
+): MaybePromise<void> {
+  return andThen(effects.emit({ type: 'message_start', message }), () =>
+    effects.emit({ type: 'message_end', message }),
+  );
 }

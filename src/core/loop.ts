@@ -14,7 +14,7 @@ import {
   type Message,
   type ToolResultMessage,
 } from './messages.js';
-import { andThen, emitEvent, type MaybePromise } from './emit-steps.js';
+import { andThen, emitEvent, emitMessage, type MaybePromise } from './emit-steps.js';
 import type { AgentEvent } from './events.js';
 import { indexTools } from './preflight.js';
 import { DEFAULT_QUEUE_MODE, type QueueMode } from './queue.js';
@@ -207,9 +207,7 @@ export async function runAgentLoop(
         record(message);
       }
     : (message: Message): MaybePromise<void> =>
-        andThen(emit({ type: 'message_start', message }), () =>
-          andThen(emit({ type: 'message_end', message }), () => record(message)),
-        );
+        andThen(emitMessage(effects, message), () => record(message));
 
   let pending: Message[];
   let firstTurn: boolean;
