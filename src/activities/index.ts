@@ -21,8 +21,9 @@ export type { PrepareToolArgumentsInput } from './user-tool-activities.js';
 
 /**
  * The activities a worker registers, with the tool bodies it can run, the journal they share
- * (default: in the job store) and the provider pauses the model calls honour (default: the
- * process's, see `ProviderPauses`). `callModel` and `executeTool` carry data by value: jobs
+ * (default: in the job store), the provider pauses the model calls honour (default: the
+ * process's, see `ProviderPauses`) and the providers the worker paces (`pacedProviders`; none by
+ * default, so jobs call their models on their own task queue after the first call). `callModel` and `executeTool` carry data by value: jobs
  * started before the job store still call them.
  */
 export function createActivities(
@@ -30,6 +31,7 @@ export function createActivities(
   store: JobStore,
   journal: ToolJournal = storeToolJournal(store),
   pauses: ProviderPauses = sharedProviderPauses,
+  pacedProviders: ReadonlySet<string> = new Set(),
 ) {
   const byName = new Map<string, ToolImplementation>();
   for (const tool of tools) byName.set(tool.spec.name, tool);
@@ -37,7 +39,7 @@ export function createActivities(
   return {
     callModel: (input: CallModelInput) => callModel(input, pauses),
     executeTool: (input: ExecuteToolInput) => executeTool(input),
-    ...createStoreActivities(store, executeTool, pauses),
+    ...createStoreActivities(store, executeTool, pauses, pacedProviders),
     ...createUserToolActivities(byName),
   };
 }

@@ -19,6 +19,7 @@ import { openLiveToolCall } from '../live/live-tool-call.js';
 import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import type { ToolExecutionContext } from '../tools/tool-implementation.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
+import { providerOf } from '../workflows/model-task-queue.js';
 
 export type { TranscriptInput } from '../transcript/model-context.js';
 
@@ -46,6 +47,12 @@ export interface CallModelWithStoreResult {
   contextWindow?: number;
   /** Estimated tokens of the messages sent and the answer (for providers that report no usage). */
   estimatedContextTokens?: number;
+  /**
+   * Whether the worker that made the call paces the model's provider (`DAR_MODEL_RATE`): the
+   * workflow keeps the job's next calls on the provider's task queue when it does, and sends
+   * them on its own queue (eager start, no pacing to honour) when it does not.
+   */
+  providerPaced?: boolean;
 }
 
 export interface ExecuteToolWithStoreInput extends ExecuteToolInput {
@@ -95,6 +102,7 @@ export function createStoreActivities(
     onUpdate?: ToolExecutionContext['onUpdate'],
   ) => Promise<ToolExecutionResult>,
   pauses?: ProviderPauses,
+  pacedProviders: ReadonlySet<string> = new Set(),
 ) {
   const read = cachedReader(store);
 
@@ -148,6 +156,7 @@ export function createStoreActivities(
         transcript,
         estimatedContextTokens,
         ...(contextWindow === undefined ? {} : { contextWindow }),
+        providerPaced: pacedProviders.has(providerOf(input.model)),
       };
     });
   }

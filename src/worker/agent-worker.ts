@@ -19,7 +19,7 @@ import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { workerToolList, type WorkerTool } from '../tools/user/worker-tools.js';
 import { progressSinks } from './progress-sink.js';
 import { AgentWorker } from './agent-worker-group.js';
-import { modelPacingFrom, type ModelPacing } from './model-pacing.js';
+import { modelPacingFrom, pacedProviders, type ModelPacing } from './model-pacing.js';
 import { HEARTBEAT_THROTTLE, closeUnstarted, createModelWorkers } from './model-workers.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
@@ -162,7 +162,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
     ? { recordProgress: makeRecordProgress(store), ...noUserToolActivities() }
-    : createActivities(tools, store, await fileJournalIfAsked(), pauses);
+    : createActivities(tools, store, await fileJournalIfAsked(), pauses, pacedProviders(pacing));
   const main = await Worker.create({
     connection: options.connection,
     namespace,

@@ -131,3 +131,20 @@ export function describeModelPacing(pacing: ModelPacing): string {
   });
   return parts.length > 0 ? parts.join('; ') : 'none';
 }
+
+/**
+ * The providers `pacing` limits (a rate or a concurrency): their model calls must stay on their
+ * provider's task queue. A job's model call tells its workflow whether its worker paces the
+ * provider, and the calls of an unpaced provider go on the job's own queue, where they start in
+ * the answer to the workflow task that schedules them.
+ */
+export function pacedProviders(pacing: ModelPacing): ReadonlySet<string> {
+  return new Set(
+    Object.entries(pacing)
+      .filter(
+        ([, { ratePerSecond, concurrency }]) =>
+          ratePerSecond !== undefined || concurrency !== undefined,
+      )
+      .map(([provider]) => provider),
+  );
+}

@@ -15,6 +15,14 @@ export const RUNNING_PHASE_FEATURE = 'dar-running-phase';
  */
 export const FEWER_PROMISES_FEATURE = 'dar-fewer-promises';
 
+/**
+ * A model call goes on its provider's task queue only while the worker that made the job's last
+ * call paces that provider; otherwise on the job's own queue, where it starts in the answer to
+ * the workflow task that schedules it (`activity-effects.ts`). Never a patch of its own: release
+ * `2026-12d` on.
+ */
+export const UNPACED_MODEL_CALLS_FEATURE = 'dar-unpaced-model-calls';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
@@ -31,6 +39,14 @@ interface Release {
  * in all.
  */
 const RELEASES: readonly Release[] = [
+  {
+    patch: 'dar-features-2026-12d',
+    releaseOnly: new Set([
+      RUNNING_PHASE_FEATURE,
+      FEWER_PROMISES_FEATURE,
+      UNPACED_MODEL_CALLS_FEATURE,
+    ]),
+  },
   {
     patch: 'dar-features-2026-12c',
     releaseOnly: new Set([RUNNING_PHASE_FEATURE, FEWER_PROMISES_FEATURE]),
@@ -50,11 +66,8 @@ export const RELEASE_PATCHES: readonly string[] = RELEASES.map((release) => rele
 /** The patch a run started by this release records. */
 export const RELEASE_FEATURES_PATCH = RELEASES[0]!.patch;
 
-/** The release patch before it (`features2-*` histories). */
-export const EARLIER_RELEASE_FEATURES_PATCH = RELEASES[1]!.patch;
-
 /** The first release patch (`features-*` histories): every per-feature patch, nothing else. */
-export const FIRST_RELEASE_FEATURES_PATCH = RELEASES[2]!.patch;
+export const FIRST_RELEASE_FEATURES_PATCH = RELEASES.at(-1)!.patch;
 
 /**
  * Answers "does this run use the feature that `patchId` guards?", once per feature check.

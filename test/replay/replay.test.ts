@@ -10,7 +10,7 @@ import { JOB_STORE_PATCH } from '../../src/workflows/job-store-patch.js';
 import { MODEL_TASK_QUEUE_PATCH } from '../../src/workflows/model-task-queue.js';
 import { PROGRESS_SINK_PATCH } from '../../src/workflows/progress-sink.js';
 import {
-  EARLIER_RELEASE_FEATURES_PATCH,
+  RELEASE_PATCHES,
   FIRST_RELEASE_FEATURES_PATCH,
   RELEASE_FEATURES_PATCH,
 } from '../../src/workflows/release-features.js';
@@ -42,6 +42,10 @@ interface RecordedHistory {
     };
     upsertWorkflowSearchAttributesEventAttributes?: {
       searchAttributes?: { indexedFields?: Record<string, { data?: string }> };
+    };
+    activityTaskScheduledEventAttributes?: {
+      activityType?: { name?: string };
+      taskQueue?: { name?: string };
     };
   }[];
 }
@@ -78,6 +82,21 @@ function recordedPatches(fixture: string): string[] {
             .id,
       ),
     );
+  });
+}
+
+/**
+ * Where each model call of a recorded history went, in order: `provider` for its provider's task
+ * queue (`<queue>-model-<provider>`), `job` for the job's own queue.
+ */
+function modelCallQueues(fixture: string): string[] {
+  const history = JSON.parse(
+    readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+  ) as RecordedHistory;
+  return history.events.flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== 'callModelWithStore') return [];
+    return [/-model-[a-z-]+$/.test(scheduled.taskQueue?.name ?? '') ? 'provider' : 'job'];
   });
 }
 
@@ -149,8 +168,9 @@ test('R23: histories of the progress-sink release took its patches; older ones d
 test('R23: histories of each release-features release took its one patch and no other', () => {
   const releases = [
     { prefix: 'features-', patch: FIRST_RELEASE_FEATURES_PATCH },
-    { prefix: 'features2-', patch: EARLIER_RELEASE_FEATURES_PATCH },
-    { prefix: 'features3-', patch: RELEASE_FEATURES_PATCH },
+    { prefix: 'features2-', patch: RELEASE_PATCHES[2] },
+    { prefix: 'features3-', patch: RELEASE_PATCHES[1] },
+    { prefix: 'features4-', patch: RELEASE_FEATURES_PATCH },
   ];
   const releasePatches = releases.map((release) => release.patch);
   for (const { prefix } of releases) {
@@ -179,7 +199,7 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
       running: false,
     });
   }
-  const current = fixtures.filter((name) => /^features[23]-/.test(name));
+  const current = fixtures.filter((name) => /^features[234]-/.test(name));
   for (const fixture of current) {
     const phases = publishedPhases(fixture);
     expect({ fixture, phases }).toEqual({
@@ -198,6 +218,21 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
     'running',
     'done',
   ]);
+});
+
+test('R23: from release 2026-12d, a run calls an unpaced model on its provider queue once, then on the job queue', () => {
+  for (const fixture of fixtures.filter((name) => /^(sink|features[23]?)-/.test(name))) {
+    const queues = modelCallQueues(fixture);
+    expect({ fixture, queues }).toEqual({ fixture, queues: queues.map(() => 'provider') });
+  }
+  const current = fixtures.filter((name) => name.startsWith('features4-'));
+  expect(current.length).toBeGreaterThanOrEqual(11);
+  for (const fixture of current) {
+    const queues = modelCallQueues(fixture);
+    const expected = queues.map((_, index) => (index === 0 ? 'provider' : 'job'));
+    expect({ fixture, queues }).toEqual({ fixture, queues: expected });
+  }
+  expect(modelCallQueues('features4-parallel-batch-with-policy-and-truncation')).toHaveLength(4);
 });
 
 test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
@@ -235,6 +270,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'features-parallel-batch-with-policy-and-truncation',
     'features2-parallel-batch-with-policy-and-truncation',
     'features3-parallel-batch-with-policy-and-truncation',
+    'features4-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

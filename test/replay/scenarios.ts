@@ -260,11 +260,12 @@ const releasePatchScenarios = jobStoreScenarios.filter(
  * The same jobs, recorded again by each release that records one patch for all its features
  * instead of one per feature, so that jobs it started replay on every later release:
  * `features-*` by the first (`dar-features-2026-12`), `features2-*` by the second
- * (`dar-features-2026-12b`, which also publishes `DarPhase` as `running`; recording either again
- * now would record the current patch, so they are kept as they are), `features3-*` by the
- * current one (`dar-features-2026-12c`, whose loop settles fewer promises).
+ * (`dar-features-2026-12b`, which also publishes `DarPhase` as `running`), `features3-*` by the
+ * third (`dar-features-2026-12c`, whose loop settles fewer promises; recording any of these again
+ * now would record the current patch, so they are kept as they are), `features4-*` by the
+ * current one (`dar-features-2026-12d`, whose unpaced model calls go on the job's queue).
  */
-for (const prefix of ['features-', 'features2-', 'features3-']) {
+for (const prefix of ['features-', 'features2-', 'features3-', 'features4-']) {
   jobStoreScenarios.push(
     ...releasePatchScenarios.map((scenario) => ({
       ...scenario,

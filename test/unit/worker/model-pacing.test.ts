@@ -2,6 +2,7 @@ import {
   ModelPacingError,
   describeModelPacing,
   modelPacingFrom,
+  pacedProviders,
   parseModelPacing,
 } from '../../../src/worker/model-pacing.js';
 import { knownProviders } from '../../../src/providers/registry.js';
@@ -120,4 +121,11 @@ describe('model task queues', () => {
     expect(modelTaskQueue('jobs', 'no-provider')).toBe('jobs');
     expect(modelTaskQueue('jobs', 'constructor:x')).toBe('jobs');
   });
+});
+
+test('the paced providers are those given a rate or a concurrency, nothing else', () => {
+  const pacing = parseModelPacing('openai=5/s; anthropic=concurrency=2', 'DAR_MODEL_RATE');
+  expect([...pacedProviders(pacing)].sort()).toEqual(['anthropic', 'openai']);
+  expect([...pacedProviders({ scripted: {} })]).toEqual([]);
+  expect([...pacedProviders({})]).toEqual([]);
 });
