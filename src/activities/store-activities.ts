@@ -5,7 +5,7 @@ import type { JobStore } from '../store/job-store.js';
 import { isRetryableStoreError } from '../store/store-errors.js';
 import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
-import { cachedReader } from '../transcript/cached-reader.js';
+import { objectCache } from '../transcript/cached-reader.js';
 import { loadModelContext, type TranscriptInput } from '../transcript/model-context.js';
 import { appendToTranscript, thinAssistantMessage } from '../transcript/transcript-nodes.js';
 import type { CompactedContext, TranscriptPointer } from '../workflows/job-types.js';
@@ -104,7 +104,9 @@ export function createStoreActivities(
   pauses?: ProviderPauses,
   pacedProviders: ReadonlySet<string> = new Set(),
 ) {
-  const read = cachedReader(store);
+  // The model call reads back what the previous one wrote: kept as written, not read again.
+  const objects = objectCache(store);
+  const read = objects.read;
 
   /** The model call of one turn (R1), on the stored transcript. */
   async function callModelWithStore(
@@ -146,8 +148,8 @@ export function createStoreActivities(
     );
     // The answer is paid for: wait out a store outage rather than fail and pay again.
     return withStoreRetry(async () => {
-      const message = thinAssistantMessage(answer, await store.putObject(answer));
-      const transcript = await appendToTranscript(store, input.transcript.pointer, [
+      const message = thinAssistantMessage(answer, await objects.putObject(answer));
+      const transcript = await appendToTranscript(objects, input.transcript.pointer, [
         ...input.transcript.unstored,
         message,
       ]);
@@ -176,7 +178,7 @@ export function createStoreActivities(
     }
     // The body has run (and may not be safe to run again): wait out a store outage.
     const contentRef = await withStoreRetry(() =>
-      store.putObject({ content: result.content, details: result.details ?? null }),
+      objects.putObject({ content: result.content, details: result.details ?? null }),
     );
     const estimatedTokens = estimateMessageTokens({
       role: 'toolResult',

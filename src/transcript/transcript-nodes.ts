@@ -26,7 +26,7 @@ function entryOf(message: Message): TranscriptEntry {
 
 /** Appends messages to a stored transcript and returns the new pointer. */
 export async function appendToTranscript(
-  store: JobStore,
+  store: Pick<JobStore, 'putObject'>,
   pointer: TranscriptPointer,
   messages: readonly Message[],
 ): Promise<TranscriptPointer> {

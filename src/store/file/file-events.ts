@@ -1,4 +1,4 @@
-import { link, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mapWithConcurrency } from '../concurrency.js';
 import { sha256Hex } from '../object-ref.js';
@@ -18,7 +18,7 @@ import type {
   StoredEvent,
 } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
-import { removeQuietly, replaceFile, writeTemporaryFile } from './file-writes.js';
+import { linkNow, removeQuietly, replaceFile, writeTemporaryFile } from './file-writes.js';
 import { burstsOf, eventFileText, storedEventText } from './event-bursts.js';
 import { KnownFolders } from './known-folders.js';
 
@@ -168,7 +168,7 @@ export class FileEvents {
   ): Promise<void> {
     const path = eventPath(jobFolder, event.seq);
     try {
-      await link(temporary, path);
+      linkNow(temporary, path);
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') throw error;
       // Another writer got there first (a retry running beside its first attempt).

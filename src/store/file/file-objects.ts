@@ -1,11 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeObject, textMatchesRef } from '../object-ref.js';
 import { checkRef } from '../store-arguments.js';
 import { ObjectNotFound, StoreCorruptionError } from '../store-errors.js';
 import type { JsonValue, ObjectRef } from '../references.js';
 import { errnoCode, fileFailure } from './file-errors.js';
-import { replaceFile } from './file-writes.js';
+import { fileExistsNow, replaceFile } from './file-writes.js';
 import { KnownFolders } from './known-folders.js';
 
 /**
@@ -26,7 +26,7 @@ export class FileObjects {
     const { ref, text } = encodeObject(value);
     const { folder, path } = this.location(ref);
     try {
-      if (await exists(path)) return ref;
+      if (fileExistsNow(path)) return ref;
       await this.folders.withFolder(folder, () => replaceFile(folder, path, text, this.flush));
       return ref;
     } catch (error) {
@@ -54,15 +54,5 @@ export class FileObjects {
     const hex = ref.slice('sha256:'.length);
     const folder = join(this.folder, hex.slice(0, 2));
     return { folder, path: join(folder, `${hex}.json`) };
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return false;
-    throw error;
   }
 }

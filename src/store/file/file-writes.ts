@@ -1,6 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  fsync,
+  linkSync,
+  openSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+
+/*
+ * Why some calls here are synchronous: a turn makes dozens of file-system calls, and each
+ * asynchronous one is a hand-off to libuv's thread pool and back, which on a busy machine costs
+ * more than the call itself (a wake-up of a pool thread, often a context switch, then a wake-up
+ * of the event loop). A metadata call (link, rename, unlink, stat) or the write of a small file
+ * into the page cache takes microseconds on a local disk, so those are made synchronously; a
+ * flush to disk, and the write of a large file, stay asynchronous and never hold up the event
+ * loop. The store's folder is local by design (beside the dev server's database).
+ */
+
+/** Files up to this size are written synchronously (into the page cache); larger ones not. */
+const SMALL_FILE_BYTES = 64 * 1024;
 
 /** Temporary files start with a dot, so no reader mistakes one for a stored file. */
 export function isTemporaryName(name: string): boolean {
@@ -18,6 +41,24 @@ export async function writeTemporaryFile(
   flush: boolean,
 ): Promise<string> {
   const path = join(folder, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  if (text.length > SMALL_FILE_BYTES) {
+    await writeLargeFile(path, text, flush);
+    return path;
+  }
+  const descriptor = openSync(path, 'wx');
+  try {
+    writeSync(descriptor, text, null, 'utf8');
+    if (flush) await flushDescriptor(descriptor);
+  } catch (error) {
+    closeSync(descriptor);
+    removeQuietlyNow(path);
+    throw error;
+  }
+  closeSync(descriptor);
+  return path;
+}
+
+async function writeLargeFile(path: string, text: string, flush: boolean): Promise<void> {
   const handle = await open(path, 'wx');
   try {
     await handle.writeFile(text, 'utf8');
@@ -28,7 +69,12 @@ export async function writeTemporaryFile(
     throw error;
   }
   await handle.close();
-  return path;
+}
+
+function flushDescriptor(descriptor: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fsync(descriptor, (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 /**
@@ -44,13 +90,33 @@ export async function replaceFile(
 ): Promise<void> {
   const temporary = await writeTemporaryFile(folder, text, flush);
   try {
-    await rename(temporary, path);
+    renameSync(temporary, path);
   } catch (error) {
-    await removeQuietly(temporary);
+    removeQuietlyNow(temporary);
     throw error;
   }
 }
 
-export async function removeQuietly(path: string): Promise<void> {
-  await unlink(path).catch(() => undefined);
+/** A hard link `path` to `existing`; fails with `EEXIST` when `path` exists (atomically). */
+export function linkNow(existing: string, path: string): void {
+  linkSync(existing, path);
+}
+
+/** Whether a file is at `path` (a missing one is no error). */
+export function fileExistsNow(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** Removes `path` if it is there (for clean-up: a failure is ignored). */
+export function removeQuietly(path: string): Promise<void> {
+  removeQuietlyNow(path);
+  return Promise.resolve();
+}
+
+function removeQuietlyNow(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone, or its folder is: nothing to remove.
+  }
 }
