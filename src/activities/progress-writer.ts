@@ -4,6 +4,7 @@ import { appendToTranscript } from '../transcript/transcript-nodes.js';
 import type { JobStatus, TranscriptPointer } from '../workflows/job-types.js';
 import { JOB_STATUS_RECORD, type StoredJobStatus } from './job-status-record.js';
 import { QuicklyWrittenEvents } from './quickly-written-events.js';
+import { StatusPacing } from './status-pacing.js';
 import type { TranscriptInput } from '../transcript/model-context.js';
 
 /** One write of a job's progress: new events, its status and, optionally, unstored messages. */
@@ -45,7 +46,8 @@ export interface ProgressWriter {
    * `write` without waiting, for progress that a later durable `write` repeats: resolves at
    * once and never rejects (`onError` hears of a failure). After a failure, the job's next
    * `writeSoon` calls are skipped until a `write` succeeds, so readers never see a later event
-   * stored before an earlier one that failed.
+   * stored before an earlier one that failed. Its events are written at once; its status may be
+   * held back for up to a second when the job's phase is unchanged (`StatusPacing`).
    */
   writeSoon(progress: ProgressWrite, onError: (error: unknown) => void): void;
 }
@@ -62,6 +64,9 @@ async function dropLiveStream(store: JobStore, jobId: string): Promise<void> {
     // The stream stays; its deltas are of ended messages, which followers skip.
   }
 }
+
+/** A job's stored status is at most this far behind it between phase changes (`StatusPacing`). */
+const STATUS_INTERVAL_MS = 1000;
 
 const writers = new WeakMap<JobStore, ProgressWriter>();
 
@@ -103,6 +108,7 @@ function createProgressWriter(store: JobStore): ProgressWriter {
    */
   const waiting = new Map<string, WaitingWrite>();
   const quicklyWritten = new QuicklyWrittenEvents();
+  const statusPacing = new StatusPacing(STATUS_INTERVAL_MS);
 
   async function writeNow(progress: ProgressWrite, durable: boolean): Promise<TranscriptPointer> {
     const transcript =
@@ -154,37 +160,45 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     return written;
   }
 
+  /** A quick write, made after the job's writes queued before it (see `writeSoon`). */
+  function writeQuickly(progress: ProgressWrite, onError: (error: unknown) => void): void {
+    const { jobId } = progress;
+    if (behind.has(jobId)) return;
+    const joined = waiting.get(jobId);
+    if (joined && mergeable(joined.progress, progress)) {
+      joined.progress = {
+        jobId,
+        events: [...joined.progress.events, ...progress.events],
+        status: progress.status ?? joined.progress.status,
+        transcript: progress.transcript,
+      };
+      joined.onErrors.push(onError);
+      return;
+    }
+    const entry: WaitingWrite = { progress, onErrors: [onError] };
+    waiting.set(jobId, entry);
+    enqueue(jobId, () => {
+      if (waiting.get(jobId) === entry) waiting.delete(jobId);
+      return writeNow(entry.progress, false);
+    }).catch((error: unknown) => {
+      behind.add(jobId);
+      for (const report of entry.onErrors) report(error);
+    });
+  }
+
   return {
     async write(progress) {
       // Quick writes after this one must not join one queued before it: they would land first.
       waiting.delete(progress.jobId);
+      if (progress.status) statusPacing.written(progress.jobId, progress.status);
       const transcript = await enqueue(progress.jobId, () => writeNow(progress, true));
       behind.delete(progress.jobId);
       return transcript;
     },
     writeSoon(progress, onError) {
-      const { jobId } = progress;
-      if (behind.has(jobId)) return;
-      const joined = waiting.get(jobId);
-      if (joined && mergeable(joined.progress, progress)) {
-        joined.progress = {
-          jobId,
-          events: [...joined.progress.events, ...progress.events],
-          status: progress.status ?? joined.progress.status,
-          transcript: progress.transcript,
-        };
-        joined.onErrors.push(onError);
-        return;
-      }
-      const entry: WaitingWrite = { progress, onErrors: [onError] };
-      waiting.set(jobId, entry);
-      enqueue(jobId, () => {
-        if (waiting.get(jobId) === entry) waiting.delete(jobId);
-        return writeNow(entry.progress, false);
-      }).catch((error: unknown) => {
-        behind.add(jobId);
-        for (const report of entry.onErrors) report(error);
-      });
+      const paced = statusPacing.pace(progress, (held) => writeQuickly(held, onError));
+      if (paced.events.length === 0 && paced.status === undefined) return;
+      writeQuickly(paced, onError);
     },
   };
 }

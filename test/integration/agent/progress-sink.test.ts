@@ -112,8 +112,13 @@ test('events reach the store while the job runs, before any durable write', asyn
     expect.arrayContaining(['agent_start', 'turn_start', 'message_end', 'tool_execution_start']),
   );
   expect(await localActivityMarkers(job)).toBe(0);
-  const status = await job.status();
-  expect(status.phase).toBe('tools');
+  // The stored status follows within a second (a turn's model/tools flips are paced).
+  let phase = (await job.status()).phase;
+  for (let tries = 0; tries < 40 && phase !== 'tools'; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    phase = (await job.status()).phase;
+  }
+  expect(phase).toBe('tools');
   writeFileSync(release, '');
   const result = await job.result();
   expect(result.status.phase).toBe('done');
