@@ -1,6 +1,7 @@
 import {
   ActivityCancellationType,
   CancellationScope,
+  condition,
   proxyLocalActivities,
   proxySinks,
   workflowInfo,
@@ -169,12 +170,21 @@ export function createSinkRecorder(state: JobState, statusOf: () => JobStatus): 
     sentUpTo = events.at(-1)?.seq ?? sentUpTo;
   };
 
+  // Sent once the activation's code has run, in one sink write. The SDK evaluates every blocked
+  // condition then (after each job, and again once the microtasks have settled), so a condition
+  // that never holds serves as the activation's last step: no promise per burst (each costs a
+  // stack capture in Temporal's promise hook), and the events that several activity results
+  // record in one activation go out together. A condition makes no command, so histories of any
+  // release replay the same.
   const scheduleSend = (): void => {
-    if (sendScheduled) return;
-    // Sent after this activation's other events are recorded: one write for a burst.
     sendScheduled = true;
-    void Promise.resolve().then(sendSoon);
   };
+  void CancellationScope.nonCancellable(() =>
+    condition(() => {
+      if (sendScheduled) sendSoon();
+      return false;
+    }),
+  );
 
   return {
     record(event) {

@@ -142,6 +142,52 @@ test('every sink write lost: the durable writes alone leave the whole stream', a
   });
 });
 
+test('one sink write per workflow activation at most: the events of parallel results go out together', async () => {
+  const folder = temporaryFolder();
+  const taskQueue = uniqueName('counted-sink');
+  const writes: number[] = [];
+  const worker = await createTestWorker(server.environment, taskQueue, server.store, {
+    sinks: {
+      jobProgress: {
+        write: {
+          fn: (_info, ...args: unknown[]) => {
+            writes.push((args[0] as { events: unknown[] }).events.length);
+          },
+        },
+      },
+    },
+  });
+  const parallelTurn = (turn: number) => ({
+    stopReason: 'toolUse' as const,
+    content: ['a', 'b', 'c'].map((name) => toolCall(`${name}${turn}`, 'bash', { command: 'true' })),
+  });
+  await withWorker(worker, async () => {
+    const job = await startTestJob(
+      { ...server, taskQueue },
+      jobInput({
+        model: scriptedModel(folder, [
+          parallelTurn(1),
+          parallelTurn(2),
+          parallelTurn(3),
+          { stopReason: 'stop', content: [text('done')] },
+        ]),
+        workspace: folder,
+      }),
+    );
+    await job.result();
+    const runs = await workflowRuns(server.environment.client, job.handle);
+    const activations = runs
+      .flatMap((run) => run.events)
+      .filter((event) => event.workflowTaskCompletedEventAttributes != null).length;
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.length).toBeLessThanOrEqual(activations);
+    const stream = await storedStream(server.store, job.workflowId);
+    expect(stream.map((stored) => stored.seq)).toEqual(stream.map((_, index) => index + 1));
+    expect(typesOf(stream).filter((type) => type === 'tool_execution_end')).toHaveLength(9);
+    expect(typesOf(stream).at(-1)).toBe('agent_end');
+  });
+});
+
 test('a worker that replays the job on every task still writes the whole stream once', async () => {
   const folder = temporaryFolder();
   const taskQueue = uniqueName('no-cache');
