@@ -5,6 +5,7 @@ import type { AfterToolCallHook, BeforeToolCallHook, RunContext } from './hooks.
 import { andThen, emitMessage, isPromiseLike, type MaybePromise } from './emit-steps.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
 import {
+  preflightNow,
   preflightToolCall,
   type AwaitingApprovalToolCall,
   type PreparedToolCall,
@@ -26,6 +27,8 @@ export interface ToolBatchConfig {
   afterToolCall?: AfterToolCallHook | undefined;
   /** Await every `emit` (see `AgentLoopOptions.awaitEveryEmit`). Default false. */
   awaitEveryEmit?: boolean;
+  /** Steps of a call without a promise each (see `AgentLoopOptions.syncToolSteps`). Default true. */
+  syncToolSteps?: boolean;
 }
 
 export interface ToolBatchInput {
@@ -165,11 +168,28 @@ interface PublishedBatch {
   messages: ToolResultMessage[];
 }
 
+/** A call's state between its steps: answered, prepared, or waiting for approval. */
+type CallSlot = FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall;
+
 class ToolBatch {
   private readonly emits: BatchEmits;
+  private readonly syncSteps: boolean;
 
   constructor(private readonly input: ToolBatchInput) {
     this.emits = batchEmits(input.effects, input.config.awaitEveryEmit ?? false);
+    this.syncSteps = input.config.syncToolSteps ?? true;
+  }
+
+  /** Preflight by the batch's timing: a promise each step, or only when a step makes one. */
+  private preflight(toolCall: ToolCall): MaybePromise<CallSlot> {
+    return this.syncSteps ? this.prepareNow(toolCall) : this.prepare(toolCall);
+  }
+
+  /** A prepared call as it is, one that waits for approval once decided (R22). */
+  private decide(slot: CallSlot): MaybePromise<FinalizedToolCall | PreparedToolCall> {
+    if (!this.syncSteps) return this.decided(slot);
+    if ('result' in slot || slot.kind === 'prepared') return slot;
+    return this.awaitApproval(slot.prepared, slot.request);
   }
 
   private get effects(): ToolBatchEffects {
@@ -183,7 +203,10 @@ class ToolBatch {
     for (const toolCall of this.input.toolCalls) {
       const started = this.emits.start(toolCall);
       if (started !== undefined) await started;
-      const outcome = await this.decided(await this.prepare(toolCall));
+      const preflighted = this.preflight(toolCall);
+      const slot = isPromiseLike(preflighted) ? await preflighted : preflighted;
+      const decided = this.decide(slot);
+      const outcome = isPromiseLike(decided) ? await decided : decided;
       const finalized = 'result' in outcome ? outcome : await this.run(outcome);
       const ended = this.emits.end(finalized);
       if (ended !== undefined) await ended;
@@ -200,11 +223,12 @@ class ToolBatch {
    * for approval (R22) waits beside the running bodies: the others do not wait for its decision.
    */
   async runParallel(): Promise<PublishedBatch> {
-    const slots: (FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall)[] = [];
+    const slots: CallSlot[] = [];
     for (const toolCall of this.input.toolCalls) {
       const started = this.emits.start(toolCall);
       if (started !== undefined) await started;
-      const outcome = await this.prepare(toolCall);
+      const preflighted = this.preflight(toolCall);
+      const outcome = isPromiseLike(preflighted) ? await preflighted : preflighted;
       if ('result' in outcome) {
         const ended = this.emits.end(outcome);
         if (ended !== undefined) await ended;
@@ -214,7 +238,8 @@ class ToolBatch {
     const finalizedCalls = await Promise.all(
       slots.map(async (slot) => {
         if ('result' in slot) return slot;
-        const outcome = await this.decided(slot);
+        const decided = this.decide(slot);
+        const outcome = isPromiseLike(decided) ? await decided : decided;
         let finalized: FinalizedToolCall;
         if ('result' in outcome) finalized = outcome;
         // R19: an abort after this call was prepared (or approved) but before its body started.
@@ -254,6 +279,25 @@ class ToolBatch {
       return this.awaitApproval(outcome.prepared, outcome.request);
     }
     return outcome;
+  }
+
+  /** {@link prepare} making a promise only when a step of the preflight makes one. */
+  private prepareNow(toolCall: ToolCall): MaybePromise<CallSlot> {
+    if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+    const outcome = preflightNow({
+      assistantMessage: this.input.assistantMessage,
+      toolCall,
+      tools: this.input.config.tools,
+      context: this.input.context,
+      beforeToolCall: this.input.config.beforeToolCall,
+      isAborted: () => this.effects.isAborted(),
+      signal: this.effects.signal,
+    });
+    const settle = (settled: Awaited<typeof outcome>): MaybePromise<CallSlot> =>
+      settled.kind === 'approval' && !this.effects.awaitApproval
+        ? this.awaitApproval(settled.prepared, settled.request)
+        : settled;
+    return isPromiseLike(outcome) ? Promise.resolve(outcome).then(settle) : settle(outcome);
   }
 
   /** A call that waits for approval, once decided (R22); any other outcome as it is. */
@@ -327,9 +371,10 @@ class ToolBatch {
     } finally {
       acceptingUpdates = false;
     }
-    await Promise.all(updates);
+    if (!this.syncSteps || updates.length > 0) await Promise.all(updates);
     // R21: a body stopped by the abort reports the abort, whatever its own error said.
     if (finalized.isError && this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+    if (this.syncSteps && !this.input.config.afterToolCall) return finalized;
     return this.applyAfterToolCall(prepared, finalized);
   }
 

@@ -103,6 +103,13 @@ export interface AgentLoopOptions {
    * a stack for every promise) about half the promises of a turn.
    */
   awaitEveryEmit?: boolean;
+  /**
+   * Take a tool call's steps (preflight, approval, after-hook) without a promise each when none
+   * of them returns one: a workflow, whose shims and policy gate are synchronous, makes about
+   * half the promises per call. Default true; the same outcomes in the same order either way. A
+   * workflow replaying a run recorded before the `dar-features-2026-12d` release sets it false.
+   */
+  syncToolSteps?: boolean;
 }
 
 function abortedAssistantMessage(timestamp: number): AssistantMessage {
@@ -280,6 +287,7 @@ export async function runAgentLoop(
                   beforeToolCall: config.beforeToolCall,
                   afterToolCall: config.afterToolCall,
                   awaitEveryEmit,
+                  syncToolSteps: options.syncToolSteps ?? true,
                 },
                 context: setup.context,
                 effects,

@@ -28,6 +28,7 @@ import { resolveUserTools } from './user-tools.js';
 import { PROGRESS_SINK_PATCH } from './progress-sink.js';
 import {
   FEWER_PROMISES_FEATURE,
+  SYNC_TOOL_STEPS_FEATURE,
   perFeaturePatches,
   releaseFeatures,
   type ReleaseFeatures,
@@ -116,6 +117,8 @@ async function runAgentJob(
         shouldStopBeforeTurn: () => budgetSpentNow(state),
         // Runs of earlier releases settled a promise for every event: their histories need it.
         awaitEveryEmit: !features.has(FEWER_PROMISES_FEATURE),
+        // ... and runs before release 2026-12d a promise for each step of a tool call.
+        syncToolSteps: features.has(SYNC_TOOL_STEPS_FEATURE),
       });
       if (outcome.paused) {
         await continueJobAsNew(input, state, progress, outcome.paused.pending, false);

@@ -23,6 +23,13 @@ export const FEWER_PROMISES_FEATURE = 'dar-fewer-promises';
  */
 export const UNPACED_MODEL_CALLS_FEATURE = 'dar-unpaced-model-calls';
 
+/**
+ * A tool call's steps (preflight, approval, after-hook) make no promise each when none returns
+ * one (`AgentLoopOptions.syncToolSteps`): about half the promises per call. Never a patch of its
+ * own: release `2026-12d` on.
+ */
+export const SYNC_TOOL_STEPS_FEATURE = 'dar-sync-tool-steps';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
@@ -45,6 +52,7 @@ const RELEASES: readonly Release[] = [
       RUNNING_PHASE_FEATURE,
       FEWER_PROMISES_FEATURE,
       UNPACED_MODEL_CALLS_FEATURE,
+      SYNC_TOOL_STEPS_FEATURE,
     ]),
   },
   {

@@ -27,7 +27,7 @@ function twoToolTurns(toolExecution: 'parallel' | 'sequential' = 'parallel'): Ha
 }
 
 /** Runs the harness's loop with `awaitEveryEmit`, counting the promises made meanwhile. */
-async function runCounting(harness: Harness, awaitEveryEmit: boolean) {
+async function runCounting(harness: Harness, awaitEveryEmit: boolean, syncToolSteps = false) {
   let promises = 0;
   const stop = promiseHooks.onInit(() => {
     promises += 1;
@@ -38,7 +38,7 @@ async function runCounting(harness: Harness, awaitEveryEmit: boolean) {
       harness.transcript,
       { systemPrompt: 'You are a test.', tools: [readTool] },
       harness.effects,
-      { awaitEveryEmit },
+      { awaitEveryEmit, syncToolSteps },
     );
     return { outcome, promises };
   } finally {
@@ -80,4 +80,27 @@ test('R5: an emit that returns a promise is awaited before the run goes on', asy
   expect(order.at(0)).toBe('agent_start');
   expect(order.at(-1)).toBe('agent_end');
   expect(harness.sink.events.map((event) => event.type)).toEqual(order);
+});
+
+test('R6-R17: tool calls whose steps make no promise each: the same events and messages, fewer promises', async () => {
+  const stepwiseHarness = twoToolTurns();
+  const stepwise = await runCounting(stepwiseHarness, false, false);
+  const inPlaceHarness = twoToolTurns();
+  const inPlace = await runCounting(inPlaceHarness, false, true);
+
+  expect(inPlaceHarness.sink.labels()).toEqual(stepwiseHarness.sink.labels());
+  expect(inPlace.outcome.newMessages).toEqual(stepwise.outcome.newMessages);
+  // Four calls: preflight, decision and after-hook made about six promises each.
+  expect(inPlace.promises).toBeLessThanOrEqual(stepwise.promises - 4 * 4);
+});
+
+test('R6-R17: sequential calls too: the same events and messages with fewer promises', async () => {
+  const stepwiseHarness = twoToolTurns('sequential');
+  const stepwise = await runCounting(stepwiseHarness, false, false);
+  const inPlaceHarness = twoToolTurns('sequential');
+  const inPlace = await runCounting(inPlaceHarness, false, true);
+
+  expect(inPlaceHarness.sink.labels()).toEqual(stepwiseHarness.sink.labels());
+  expect(inPlace.outcome.newMessages).toEqual(stepwise.outcome.newMessages);
+  expect(inPlace.promises).toBeLessThan(stepwise.promises);
 });

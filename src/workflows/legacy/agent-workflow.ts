@@ -56,6 +56,7 @@ export async function runLegacyAgentJob(
         shouldPause: () => workflowInfo().continueAsNewSuggested,
         // The first release's histories settled a promise for every event.
         awaitEveryEmit: true,
+        syncToolSteps: false,
       });
       if (outcome.paused) await continueJobAsNew(input, state, log, outcome.paused.pending, false);
       if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
