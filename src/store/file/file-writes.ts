@@ -22,8 +22,8 @@ import { join } from 'node:path';
  * loop. The store's folder is local by design (beside the dev server's database).
  */
 
-/** Files up to this size are written synchronously (into the page cache); larger ones not. */
-const SMALL_FILE_BYTES = 64 * 1024;
+/** Texts up to this many characters are written synchronously (into the page cache); longer ones not. */
+const SMALL_TEXT_CHARACTERS = 64 * 1024;
 
 /** Temporary files start with a dot, so no reader mistakes one for a stored file. */
 export function isTemporaryName(name: string): boolean {
@@ -41,7 +41,7 @@ export async function writeTemporaryFile(
   flush: boolean,
 ): Promise<string> {
   const path = join(folder, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-  if (text.length > SMALL_FILE_BYTES) {
+  if (text.length > SMALL_TEXT_CHARACTERS) {
     await writeLargeFile(path, text, flush);
     return path;
   }
