@@ -22,7 +22,7 @@ import { join } from 'node:path';
  * loop. The store's folder is local by design (beside the dev server's database).
  */
 
-/** Texts up to this many characters are written synchronously (into the page cache); longer ones not. */
+/** Texts up to this many characters are written synchronously (into the page cache). */
 const SMALL_TEXT_CHARACTERS = 64 * 1024;
 
 /** Temporary files start with a dot, so no reader mistakes one for a stored file. */
