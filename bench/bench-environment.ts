@@ -37,11 +37,19 @@ export async function openBenchStore(): Promise<FileJobStore> {
   return FileJobStore.open({ folder: mkdtempSync(join(tmpdir(), 'dar-bench-store-')) });
 }
 
-/** Bytes of every file under a folder (a job store's size on disk, without block rounding). */
+/**
+ * Bytes of every file under a folder (a job store's size on disk, without block rounding). A
+ * file with several names (the event store links a burst's file to each of its events' names)
+ * counts once.
+ */
 export function folderBytes(folder: string): number {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
+  const files = new Map<string, number>();
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const stats = statSync(join(entry.parentPath, entry.name));
+    files.set(`${stats.dev}:${stats.ino}`, stats.size);
+  }
+  return [...files.values()].reduce((total, size) => total + size, 0);
 }
 
 /**
