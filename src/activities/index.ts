@@ -23,8 +23,9 @@ export type { PrepareToolArgumentsInput } from './user-tool-activities.js';
  * The activities a worker registers, with the tool bodies it can run, the journal they share
  * (default: in the job store), the provider pauses the model calls honour (default: the
  * process's, see `ProviderPauses`) and the providers the worker paces (`pacedProviders`; none by
- * default, so jobs call their models on their own task queue after the first call). `callModel` and `executeTool` carry data by value: jobs
- * started before the job store still call them.
+ * default, so jobs call their models on their own task queue after the first call).
+ * `callModel` and `executeTool` carry data by value: jobs started before the job store still
+ * call them.
  */
 export function createActivities(
   tools: Iterable<ToolImplementation>,

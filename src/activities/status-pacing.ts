@@ -26,10 +26,11 @@ const PRUNE_ABOVE_JOBS = 1000;
  * Paces the status records of a job's quick writes: each burst of events carries the job's
  * status, and a turn makes two or three bursts, but readers (`dar status`, the console) need
  * the counters a few times a minute, not every burst. A status whose phase changed is written
- * at once (a turn's flips between `model` and `tools` count as no change); one written less than `intervalMs` after the last is held back and written when the
- * interval has passed, unless a later write carries a status first. So the stored status is at
- * most `intervalMs` behind the job, and always at once for a new phase (waiting, approval,
- * done). Durable writes are not paced; they only tell the pacing (`written`).
+ * at once (a turn's flips between `model` and `tools` count as no change); one that comes less
+ * than `intervalMs` after the last written is held back and written when the interval has
+ * passed, unless a later write carries a status first. So the stored status is at most
+ * `intervalMs` behind the job, and at once for a new phase (waiting, approval, done). Durable
+ * writes are not paced; they only tell the pacing (`written`).
  */
 export class StatusPacing {
   private readonly jobs = new Map<string, JobPacing>();

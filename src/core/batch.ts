@@ -27,7 +27,7 @@ export interface ToolBatchConfig {
   afterToolCall?: AfterToolCallHook | undefined;
   /** Await every `emit` (see `AgentLoopOptions.awaitEveryEmit`). Default false. */
   awaitEveryEmit?: boolean;
-  /** Steps of a call without a promise each (see `AgentLoopOptions.syncToolSteps`). Default true. */
+  /** A call's steps without a promise each (`AgentLoopOptions.syncToolSteps`). Default true. */
   syncToolSteps?: boolean;
 }
 
