@@ -8,6 +8,7 @@ import {
   preflightNow,
   preflightToolCall,
   type AwaitingApprovalToolCall,
+  type PreflightInput,
   type PreparedToolCall,
 } from './preflight.js';
 import type { ToolExecutionMode, ToolSpec } from './tool-spec.js';
@@ -259,13 +260,9 @@ class ToolBatch {
     return { finalized: finalizedCalls, messages };
   }
 
-  /** Preflight: a finalized error, a prepared call or one that waits for approval. */
-  private async prepare(
-    toolCall: ToolCall,
-  ): Promise<FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall> {
-    // R19: once the run is aborted, no further call is prepared; each still gets its result.
-    if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
-    const outcome = await preflightToolCall({
+  /** What the preflight of `toolCall` is given. */
+  private preflightInput(toolCall: ToolCall): PreflightInput {
+    return {
       assistantMessage: this.input.assistantMessage,
       toolCall,
       tools: this.input.config.tools,
@@ -273,7 +270,16 @@ class ToolBatch {
       beforeToolCall: this.input.config.beforeToolCall,
       isAborted: () => this.effects.isAborted(),
       signal: this.effects.signal,
-    });
+    };
+  }
+
+  /** Preflight: a finalized error, a prepared call or one that waits for approval. */
+  private async prepare(
+    toolCall: ToolCall,
+  ): Promise<FinalizedToolCall | PreparedToolCall | AwaitingApprovalToolCall> {
+    // R19: once the run is aborted, no further call is prepared; each still gets its result.
+    if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
+    const outcome = await preflightToolCall(this.preflightInput(toolCall));
     // A host that cannot ask answers at once, like any immediate error (R15).
     if (outcome.kind === 'approval' && !this.effects.awaitApproval) {
       return this.awaitApproval(outcome.prepared, outcome.request);
@@ -284,15 +290,7 @@ class ToolBatch {
   /** {@link prepare} making a promise only when a step of the preflight makes one. */
   private prepareNow(toolCall: ToolCall): MaybePromise<CallSlot> {
     if (this.effects.isAborted()) return failed(toolCall, OPERATION_ABORTED);
-    const outcome = preflightNow({
-      assistantMessage: this.input.assistantMessage,
-      toolCall,
-      tools: this.input.config.tools,
-      context: this.input.context,
-      beforeToolCall: this.input.config.beforeToolCall,
-      isAborted: () => this.effects.isAborted(),
-      signal: this.effects.signal,
-    });
+    const outcome = preflightNow(this.preflightInput(toolCall));
     const settle = (settled: Awaited<typeof outcome>): MaybePromise<CallSlot> =>
       settled.kind === 'approval' && !this.effects.awaitApproval
         ? this.awaitApproval(settled.prepared, settled.request)

@@ -1,17 +1,11 @@
 import { jest } from '@jest/globals';
 import { StatusPacing } from '../../../src/activities/status-pacing.js';
+import { emptyUsage } from '../../../src/core/index.js';
 import type { JobStatus } from '../../../src/workflows/job-types.js';
 
 /** The stored status of a job's quick writes: at once for a new phase, else at most 1 s late. */
 
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const usage = emptyUsage();
 
 function status(phase: JobStatus['phase'], turns: number): JobStatus {
   return {
