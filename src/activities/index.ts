@@ -13,6 +13,7 @@ export type { ExecuteToolInput } from './execute-tool.js';
 export type {
   CallModelWithStoreInput,
   ExecuteToolWithStoreInput,
+  ModelCallLeftToPacing,
   RecordProgressInput,
   StoredJobStatus,
 } from './store-activities.js';

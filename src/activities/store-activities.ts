@@ -7,7 +7,8 @@ import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
 import { objectCache } from '../transcript/cached-reader.js';
 import { loadModelContext, type TranscriptInput } from '../transcript/model-context.js';
-import { appendToTranscript, thinAssistantMessage } from '../transcript/transcript-nodes.js';
+import { appendedNode, thinAssistantMessage } from '../transcript/transcript-nodes.js';
+import { objectRef } from '../store/object-ref.js';
 import type { CompactedContext, TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
 import { makeCompactContext } from './compact-context.js';
@@ -53,6 +54,14 @@ export interface CallModelWithStoreResult {
    * them on its own queue (eager start, no pacing to honour) when it does not.
    */
   providerPaced?: boolean;
+}
+
+/**
+ * What `callModelUnlessPaced` answers on a worker that paces the model's provider: it made no
+ * call, and the workflow makes it on the provider's task queue, where the pacing applies.
+ */
+export interface ModelCallLeftToPacing {
+  notCalled: 'provider-paced';
 }
 
 export interface ExecuteToolWithStoreInput extends ExecuteToolInput {
@@ -147,12 +156,20 @@ export function createStoreActivities(
       0,
     );
     // The answer is paid for: wait out a store outage rather than fail and pay again.
+    // The answer and the node that appends it, written at once: the node names the answer by
+    // its hash, and nothing reads the node before this activity's result (which names it) is in
+    // history, by which time both are stored.
+    const message = thinAssistantMessage(answer, objectRef(answer));
+    const appended = [...input.transcript.unstored, message];
+    const node = appendedNode(input.transcript.pointer, appended);
     return withStoreRetry(async () => {
-      const message = thinAssistantMessage(answer, await objects.putObject(answer));
-      const transcript = await appendToTranscript(objects, input.transcript.pointer, [
-        ...input.transcript.unstored,
-        message,
-      ]);
+      const [answerRef, head] = await objects.putObjects([answer, node]);
+      if (answerRef !== message.ref || head === undefined) {
+        throw new Error(
+          `The store named the model's answer ${String(answerRef)}, not ${message.ref}`,
+        );
+      }
+      const transcript = { head, count: input.transcript.pointer.count + appended.length };
       return {
         message,
         transcript,
@@ -161,6 +178,21 @@ export function createStoreActivities(
         providerPaced: pacedProviders.has(providerOf(input.model)),
       };
     });
+  }
+
+  /**
+   * A run's first model call (release `2026-12e`), sent on the job's own task queue before the
+   * workflow knows whether its workers pace the provider: a worker that does makes no call and
+   * says so (the call then goes to the provider's queue); one that does not makes it, as
+   * `callModelWithStore`. A name of its own, so that a worker of an earlier release, which would
+   * make the call whatever its pacing, never takes it (the server retries the task until a worker
+   * that has it does).
+   */
+  async function callModelUnlessPaced(
+    input: CallModelWithStoreInput,
+  ): Promise<CallModelWithStoreResult | ModelCallLeftToPacing> {
+    if (pacedProviders.has(providerOf(input.model))) return { notCalled: 'provider-paced' };
+    return callModelWithStore(input);
   }
 
   /** One prepared call's body; its content and details are stored, a reference comes back. */
@@ -200,6 +232,7 @@ export function createStoreActivities(
 
   return {
     callModelWithStore,
+    callModelUnlessPaced,
     executeToolWithStore,
     compactContext: makeCompactContext(store, read),
     recordProgress: makeRecordProgress(store),

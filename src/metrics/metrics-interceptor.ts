@@ -2,8 +2,11 @@ import type { Context } from '@temporalio/activity';
 import type { ActivityInterceptors } from '@temporalio/worker';
 import type { AssistantMessage } from '../core/messages.js';
 import type { AgentMetrics } from './agent-metrics.js';
+import {
+  isModelCallLeftToPacing,
+  MODEL_CALL_ACTIVITIES,
+} from '../workflows/model-call-activities.js';
 
-const MODEL_CALLS = new Set(['callModel', 'callModelWithStore']);
 const TOOL_CALLS = new Set(['executeTool', 'executeToolWithStore']);
 
 interface ModelCallArguments {
@@ -20,7 +23,7 @@ interface ToolCallArguments {
 export function metricsActivityInterceptor(metrics: AgentMetrics) {
   return (context: Context): ActivityInterceptors => {
     const type = context.info.activityType;
-    if (!MODEL_CALLS.has(type) && !TOOL_CALLS.has(type)) return {};
+    if (!MODEL_CALL_ACTIVITIES.has(type) && !TOOL_CALLS.has(type)) return {};
     return {
       inbound: {
         async execute(input, next) {
@@ -46,7 +49,9 @@ export function metricsActivityInterceptor(metrics: AgentMetrics) {
     seconds: number,
     result: unknown,
   ): void {
-    if (MODEL_CALLS.has(type)) {
+    if (MODEL_CALL_ACTIVITIES.has(type)) {
+      // Left to the provider's queue: the call is counted where it is made.
+      if (isModelCallLeftToPacing(result)) return;
       const model = typeof argument.model === 'string' ? argument.model : 'unknown';
       const message = answerOf(result);
       metrics.observeModelCall({ model, seconds, ...(message ? { usage: message.usage } : {}) });

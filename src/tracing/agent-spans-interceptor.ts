@@ -2,8 +2,11 @@ import * as otel from '@opentelemetry/api';
 import type { Context } from '@temporalio/activity';
 import type { ActivityInterceptors } from '@temporalio/worker';
 import type { Usage } from '../core/messages.js';
+import {
+  isModelCallLeftToPacing,
+  MODEL_CALL_ACTIVITIES,
+} from '../workflows/model-call-activities.js';
 
-const MODEL_CALLS = new Set(['callModel', 'callModelWithStore']);
 const TOOL_CALLS = new Set(['executeTool', 'executeToolWithStore']);
 
 /** The span attributes the runner sets (OpenTelemetry's GenAI names where there is one). */
@@ -40,7 +43,7 @@ interface ActivityArgument {
 export function agentSpansInterceptor(tracer: otel.Tracer) {
   return (context: Context): ActivityInterceptors => {
     const type = context.info.activityType;
-    const isModelCall = MODEL_CALLS.has(type);
+    const isModelCall = MODEL_CALL_ACTIVITIES.has(type);
     if (!isModelCall && !TOOL_CALLS.has(type)) return {};
     return {
       inbound: {
@@ -51,7 +54,10 @@ export function agentSpansInterceptor(tracer: otel.Tracer) {
             setStart(span, argument, isModelCall);
             try {
               const result = await next(input);
-              if (isModelCall) setModelAnswer(span, result);
+              // Left to the provider's queue: the call gets its own span where it is made.
+              if (isModelCall && isModelCallLeftToPacing(result)) {
+                span.updateName('model call left to pacing');
+              } else if (isModelCall) setModelAnswer(span, result);
               else setToolOutcome(span, result);
               return result;
             } catch (error) {

@@ -15,6 +15,8 @@ export interface ObjectCache {
    * trip to the store.
    */
   putObject(value: unknown): Promise<ObjectRef>;
+  /** `putObject` for several values at once (the store's `putObjects`); refs in their order. */
+  putObjects(values: readonly unknown[]): Promise<ObjectRef[]>;
 }
 
 /**
@@ -31,6 +33,10 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
       if (!oldest.done) cache.delete(oldest.value);
     }
   };
+  // What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds).
+  const keepWritten = (ref: ObjectRef, value: unknown) => {
+    if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
+  };
   return {
     async read(ref) {
       const hit = cache.get(ref);
@@ -45,9 +51,13 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
     },
     async putObject(value) {
       const ref = await store.putObject(value);
-      // What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds).
-      if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
+      keepWritten(ref, value);
       return ref;
+    },
+    async putObjects(values) {
+      const refs = await store.putObjects(values);
+      refs.forEach((ref, index) => keepWritten(ref, values[index]));
+      return refs;
     },
   };
 }

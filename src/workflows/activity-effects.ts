@@ -1,10 +1,10 @@
 import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
 import { OPERATION_ABORTED, addUsage, type AgentLoopEffects } from '../core/index.js';
-import { modelActivityOptions, toolActivityOptions } from './activity-options.js';
+import { toolActivityOptions } from './activity-options.js';
 import { failedAssistantMessage } from './failed-assistant-message.js';
 import { failureMessage } from './failure-message.js';
-import { MODEL_TASK_QUEUE_PATCH, modelTaskQueue } from './model-task-queue.js';
+import { modelCalls } from './model-calls.js';
 import { toolFailureMessage } from './tool-failure-message.js';
 import { compactIfNeeded } from './context-compaction.js';
 import { countModelAnswer } from './context-tokens.js';
@@ -13,50 +13,7 @@ import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } fr
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
-import { UNPACED_MODEL_CALLS_FEATURE, type ReleaseFeatures } from './release-features.js';
-
-/**
- * The model activity of a run: on its provider's task queue, where the workers pace the calls of
- * every job (rate, concurrency); on the job's own queue in histories recorded before that. From
- * release `2026-12d`, each answer says whether its worker paces the provider, and the run's next
- * calls follow it: a paced provider's stay on its queue, an unpaced one's go on the job's queue,
- * where the call starts in the answer to the workflow task that schedules it instead of a round
- * of the provider's queue. A run's first call always goes to the provider's queue.
- */
-function modelActivities(model: string, features: ReleaseFeatures) {
-  type CallModel = AgentActivities['callModelWithStore'];
-  let queues: { paced: CallModel; unpaced: CallModel; followsPacing: boolean } | undefined;
-  let providerPaced = true;
-  return {
-    next(): CallModel {
-      // Asked at the first call, where the patch was always asked (histories record it there).
-      if (!queues) {
-        if (!features.has(MODEL_TASK_QUEUE_PATCH)) {
-          const { callModelWithStore } = proxyActivities<AgentActivities>(modelActivityOptions);
-          queues = { paced: callModelWithStore, unpaced: callModelWithStore, followsPacing: false };
-        } else {
-          const jobQueue = workflowInfo().taskQueue;
-          queues = {
-            paced: proxyActivities<AgentActivities>({
-              ...modelActivityOptions,
-              taskQueue: modelTaskQueue(jobQueue, model),
-            }).callModelWithStore,
-            unpaced: proxyActivities<AgentActivities>({
-              ...modelActivityOptions,
-              taskQueue: jobQueue,
-            }).callModelWithStore,
-            followsPacing: features.has(UNPACED_MODEL_CALLS_FEATURE),
-          };
-        }
-      }
-      return providerPaced ? queues.paced : queues.unpaced;
-    },
-    /** What an answer said of its worker's pacing (absent: a worker of an earlier release). */
-    heard(answerPaced: boolean | undefined): void {
-      if (queues?.followsPacing) providerPaced = answerPaced !== false;
-    },
-  };
-}
+import type { ReleaseFeatures } from './release-features.js';
 
 export interface ActivityEffectsOptions {
   input: AgentJobInput;
@@ -77,7 +34,7 @@ export interface ActivityEffectsOptions {
 export function createActivityEffects(options: ActivityEffectsOptions): AgentLoopEffects {
   const { input, state, progress, publish, isAborted, features } = options;
   const jobId = workflowInfo().workflowId;
-  const models = modelActivities(input.model, features);
+  const models = modelCalls(input.model, features);
   return {
     emit: (event) => progress.record(event),
     isAborted,
@@ -89,10 +46,10 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       state.modelCalls += 1;
       publish(state.phase, state.modelCalls);
       progress.statusChanged();
-      const callModelWithStore = models.next();
+      const makeModelCall = models.next();
       try {
         await compactIfNeeded(input, state, progress, features);
-        const answer = await callModelWithStore({
+        const answer = await makeModelCall({
           jobId,
           model: input.model,
           callIndex: modelCallsMade(state) - 1,
@@ -103,7 +60,6 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           transcript: { pointer: state.transcript, unstored: unstoredMessages(state) },
           ...(state.modelContext ? { context: state.modelContext } : {}),
         });
-        models.heard(answer.providerPaced);
         state.usage = addUsage(state.usage, answer.message.usage);
         if (answer.contextWindow !== undefined) state.contextWindow = answer.contextWindow;
         countModelAnswer(state, answer.message, answer.estimatedContextTokens);

@@ -30,6 +30,13 @@ export const UNPACED_MODEL_CALLS_FEATURE = 'dar-unpaced-model-calls';
  */
 export const SYNC_TOOL_STEPS_FEATURE = 'dar-sync-tool-steps';
 
+/**
+ * A run's first model call goes on the job's own queue as `callModelUnlessPaced`, which a worker
+ * that paces the provider answers without calling (`model-calls.ts`): an unpaced job's first call
+ * starts eagerly too. Never a patch of its own: release `2026-12e` on.
+ */
+export const FIRST_MODEL_CALL_UNLESS_PACED_FEATURE = 'dar-first-model-call-unless-paced';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
@@ -46,6 +53,16 @@ interface Release {
  * in all.
  */
 const RELEASES: readonly Release[] = [
+  {
+    patch: 'dar-features-2026-12e',
+    releaseOnly: new Set([
+      RUNNING_PHASE_FEATURE,
+      FEWER_PROMISES_FEATURE,
+      UNPACED_MODEL_CALLS_FEATURE,
+      SYNC_TOOL_STEPS_FEATURE,
+      FIRST_MODEL_CALL_UNLESS_PACED_FEATURE,
+    ]),
+  },
   {
     patch: 'dar-features-2026-12d',
     releaseOnly: new Set([

@@ -7,9 +7,9 @@ import type {
   WorkflowInterceptorsFactory,
   WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
+import { MODEL_CALL_ACTIVITIES } from './model-call-activities.js';
 
 /** The activities that start a turn: the model call. */
-const MODEL_CALLS = new Set(['callModel', 'callModelWithStore']);
 
 /**
  * One span per turn, `turn <n>`, the parent of that turn's model call and tool calls: a turn
@@ -20,11 +20,15 @@ const MODEL_CALLS = new Set(['callModel', 'callModelWithStore']);
 class TurnSpans {
   private span: otel.Span | undefined;
   private context: otel.Context | undefined;
+  private turn: number | undefined;
 
   start(input: ActivityInput): void {
-    this.end();
     const argument = (input.args[0] ?? {}) as { callIndex?: unknown; jobId?: unknown };
     const turn = typeof argument.callIndex === 'number' ? argument.callIndex + 1 : undefined;
+    // The same call again (a first call its worker left to the provider's queue): same turn.
+    if (turn !== undefined && this.span && turn === this.turn) return;
+    this.end();
+    this.turn = turn;
     const parent = otel.context.active();
     this.span = otel.trace
       .getTracer('durable-agent-runner')
@@ -43,6 +47,7 @@ class TurnSpans {
     this.span?.end();
     this.span = undefined;
     this.context = undefined;
+    this.turn = undefined;
   }
 }
 
@@ -65,7 +70,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
       input: ActivityInput,
       next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>,
     ) {
-      if (MODEL_CALLS.has(input.activityType)) turns.start(input);
+      if (MODEL_CALL_ACTIVITIES.has(input.activityType)) turns.start(input);
       return turns.within(() => next(input));
     },
   };

@@ -29,6 +29,7 @@ import { isRunning, signalGroup } from '../e2e/support/processes.js';
 import { readHistory, type HistoryEvent } from '../e2e/support/temporal.js';
 import { sleep, waitFor } from '../e2e/support/wait.js';
 import { startLocalCluster, type LocalCluster } from './support/local-cluster.js';
+import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 
 const TASKS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
 const TOOL_TURNS = 3;
@@ -276,11 +277,14 @@ test('R4, R24: a batch on two workers survives a worker SIGKILL and a server res
       const workflowId = `batch-${batchId}-${task}`;
       const result = await getJob(client, workflowId, store).result();
       const history = await readHistory(client, workflowId);
-      const scheduled = (type: string) =>
+      const scheduled = (...types: string[]) =>
         history.filter(
-          (event) => event.kind === 'activityTaskScheduled' && event.activityType === type,
+          (event) =>
+            event.kind === 'activityTaskScheduled' && types.includes(event.activityType ?? ''),
         );
-      const modelScheduled = new Set(scheduled('callModelWithStore').map(({ eventId }) => eventId));
+      const modelScheduled = new Set(
+        scheduled(...MODEL_CALL_ACTIVITIES).map(({ eventId }) => eventId),
+      );
       const starts = history.filter((event) => event.kind === 'activityTaskStarted');
       for (const start of starts) if (start.identity) identities.add(start.identity);
 

@@ -27,6 +27,7 @@ import {
   stopServer,
 } from './support/temporal.js';
 import { waitFor } from './support/wait.js';
+import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 
 const root = makeTempDir('crash');
 const stateDir = join(root, 'state');
@@ -126,19 +127,20 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
     const result = await jobResult(client, stateDir, jobId);
     const history = await readHistory(client, jobId);
     const types = activityTypesBySchedule(history);
-    const scheduledOf = (type: string) =>
+    const scheduledOf = (...types: string[]) =>
       history.filter(
-        (event) => event.kind === 'activityTaskScheduled' && event.activityType === type,
+        (event) =>
+          event.kind === 'activityTaskScheduled' && types.includes(event.activityType ?? ''),
       );
 
     // One model call per assistant message: none was repeated after the crash.
     const assistants = result.messages.filter((message) => message.role === 'assistant');
     expect(assistants).toHaveLength(3);
-    expect(scheduledOf('callModelWithStore')).toHaveLength(assistants.length);
+    expect(scheduledOf(...MODEL_CALL_ACTIVITIES)).toHaveLength(assistants.length);
     const modelStarts = history.filter(
       (event) =>
         event.kind === 'activityTaskStarted' &&
-        types.get(event.scheduledEventId ?? 0) === 'callModelWithStore',
+        MODEL_CALL_ACTIVITIES.has(types.get(event.scheduledEventId ?? 0) ?? ''),
     );
     expect(modelStarts).toHaveLength(assistants.length);
     expect(modelStarts.filter((event) => (event.attempt ?? 1) > 1)).toEqual([]);

@@ -23,6 +23,7 @@ import {
   stopServer,
 } from './support/temporal.js';
 import { waitFor } from './support/wait.js';
+import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 
 const root = makeTempDir('pi-agent');
 const stateDir = join(root, 'state');
@@ -178,7 +179,7 @@ test('R24: the Pi-style example receives its whole conversation when its worker 
     const modelStarts = history.filter(
       (event) =>
         event.kind === 'activityTaskStarted' &&
-        types.get(event.scheduledEventId ?? 0) === 'callModelWithStore',
+        MODEL_CALL_ACTIVITIES.has(types.get(event.scheduledEventId ?? 0) ?? ''),
     );
     expect(modelStarts.map((event) => event.attempt ?? 1)).toEqual([1, 2, 1]);
   } finally {

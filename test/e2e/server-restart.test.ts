@@ -24,6 +24,7 @@ import {
   stopServer,
 } from './support/temporal.js';
 import { sleep, waitFor } from './support/wait.js';
+import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 
 const root = makeTempDir('restart');
 const stateDir = join(root, 'state');
@@ -131,7 +132,8 @@ test('a job survives dar server stop and the automatic restart: every turn exact
     expect(started.filter((event) => (event.attempt ?? 1) > 1)).toEqual([]);
     const modelCalls = history.filter(
       (event) =>
-        event.kind === 'activityTaskScheduled' && event.activityType === 'callModelWithStore',
+        event.kind === 'activityTaskScheduled' &&
+        MODEL_CALL_ACTIVITIES.has(event.activityType ?? ''),
     );
     expect(modelCalls).toHaveLength(4);
   } finally {

@@ -17,6 +17,7 @@ import {
 import { DAR_PHASES } from '../../src/workflows/search-attributes.js';
 import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
+import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 
 /**
  * R23: histories recorded from real runs (test/fixtures/histories) replay with the current
@@ -86,8 +87,8 @@ function recordedPatches(fixture: string): string[] {
 }
 
 /**
- * Where each model call of a recorded history went, in order: `provider` for its provider's task
- * queue (`<queue>-model-<provider>`), `job` for the job's own queue.
+ * Each model call of a recorded history, in order: its activity and where it went, `provider`
+ * for its provider's task queue (`<queue>-model-<provider>`), `job` for the job's own queue.
  */
 function modelCallQueues(fixture: string): string[] {
   const history = JSON.parse(
@@ -95,8 +96,10 @@ function modelCallQueues(fixture: string): string[] {
   ) as RecordedHistory;
   return history.events.flatMap((event) => {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name !== 'callModelWithStore') return [];
-    return [/-model-[a-z-]+$/.test(scheduled.taskQueue?.name ?? '') ? 'provider' : 'job'];
+    const type = scheduled?.activityType?.name ?? '';
+    if (!MODEL_CALL_ACTIVITIES.has(type)) return [];
+    const queue = /-model-[a-z-]+$/.test(scheduled?.taskQueue?.name ?? '') ? 'provider' : 'job';
+    return [`${type} on ${queue}`];
   });
 }
 
@@ -168,9 +171,10 @@ test('R23: histories of the progress-sink release took its patches; older ones d
 test('R23: histories of each release-features release took its one patch and no other', () => {
   const releases = [
     { prefix: 'features-', patch: FIRST_RELEASE_FEATURES_PATCH },
-    { prefix: 'features2-', patch: RELEASE_PATCHES[2] },
-    { prefix: 'features3-', patch: RELEASE_PATCHES[1] },
-    { prefix: 'features4-', patch: RELEASE_FEATURES_PATCH },
+    { prefix: 'features2-', patch: RELEASE_PATCHES[3] },
+    { prefix: 'features3-', patch: RELEASE_PATCHES[2] },
+    { prefix: 'features4-', patch: RELEASE_PATCHES[1] },
+    { prefix: 'features5-', patch: RELEASE_FEATURES_PATCH },
   ];
   const releasePatches = releases.map((release) => release.patch);
   for (const { prefix } of releases) {
@@ -199,7 +203,7 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
       running: false,
     });
   }
-  const current = fixtures.filter((name) => /^features[234]-/.test(name));
+  const current = fixtures.filter((name) => /^features[2-5]-/.test(name));
   for (const fixture of current) {
     const phases = publishedPhases(fixture);
     expect({ fixture, phases }).toEqual({
@@ -220,19 +224,29 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
   ]);
 });
 
-test('R23: from release 2026-12d, a run calls an unpaced model on its provider queue once, then on the job queue', () => {
+test('R23: release 2026-12d calls an unpaced model on its provider queue once, then on the job queue; 2026-12e on the job queue from the first call', () => {
   for (const fixture of fixtures.filter((name) => /^(sink|features[23]?)-/.test(name))) {
     const queues = modelCallQueues(fixture);
-    expect({ fixture, queues }).toEqual({ fixture, queues: queues.map(() => 'provider') });
+    expect({ fixture, queues }).toEqual({
+      fixture,
+      queues: queues.map(() => 'callModelWithStore on provider'),
+    });
   }
-  const current = fixtures.filter((name) => name.startsWith('features4-'));
-  expect(current.length).toBeGreaterThanOrEqual(11);
-  for (const fixture of current) {
-    const queues = modelCallQueues(fixture);
-    const expected = queues.map((_, index) => (index === 0 ? 'provider' : 'job'));
-    expect({ fixture, queues }).toEqual({ fixture, queues: expected });
+  for (const [prefix, first] of [
+    ['features4-', 'callModelWithStore on provider'],
+    ['features5-', 'callModelUnlessPaced on job'],
+  ] as const) {
+    const release = fixtures.filter((name) => name.startsWith(prefix));
+    expect(release.length).toBeGreaterThanOrEqual(11);
+    for (const fixture of release) {
+      const queues = modelCallQueues(fixture);
+      const expected = queues.map((_, index) =>
+        index === 0 ? first : 'callModelWithStore on job',
+      );
+      expect({ fixture, queues }).toEqual({ fixture, queues: expected });
+    }
+    expect(modelCallQueues(`${prefix}parallel-batch-with-policy-and-truncation`)).toHaveLength(4);
   }
-  expect(modelCallQueues('features4-parallel-batch-with-policy-and-truncation')).toHaveLength(4);
 });
 
 test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
@@ -271,6 +285,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'features2-parallel-batch-with-policy-and-truncation',
     'features3-parallel-batch-with-policy-and-truncation',
     'features4-parallel-batch-with-policy-and-truncation',
+    'features5-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

@@ -263,9 +263,11 @@ const releasePatchScenarios = jobStoreScenarios.filter(
  * (`dar-features-2026-12b`, which also publishes `DarPhase` as `running`), `features3-*` by the
  * third (`dar-features-2026-12c`, whose loop settles fewer promises; recording any of these again
  * now would record the current patch, so they are kept as they are), `features4-*` by the
- * current one (`dar-features-2026-12d`, whose unpaced model calls go on the job's queue).
+ * fourth (`dar-features-2026-12d`, whose unpaced model calls go on the job's queue after the
+ * first), `features5-*` by the current one (`dar-features-2026-12e`, whose first model call goes
+ * on the job's queue unless its worker paces the provider).
  */
-for (const prefix of ['features-', 'features2-', 'features3-', 'features4-']) {
+for (const prefix of ['features-', 'features2-', 'features3-', 'features4-', 'features5-']) {
   jobStoreScenarios.push(
     ...releasePatchScenarios.map((scenario) => ({
       ...scenario,

@@ -13,6 +13,7 @@ import {
   waitFor,
   writeScriptedBatch,
 } from './batch-harness.js';
+import { MODEL_CALL_ACTIVITIES } from '../../../src/workflows/model-call-activities.js';
 
 /**
  * `dar batch` killed with SIGKILL in the middle of a 50-task batch and started again: every task
@@ -97,9 +98,10 @@ test('a batch killed with SIGKILL and started again runs every task exactly once
   // No model was called more than its script allows, and no shell command ran twice.
   for (const task of batch.tasks) {
     const history = await client.workflow.getHandle(`batch-${BATCH_ID}-${task.id}`).fetchHistory();
-    const modelCalls = (history.events ?? []).filter(
-      (event) =>
-        event.activityTaskScheduledEventAttributes?.activityType?.name === 'callModelWithStore',
+    const modelCalls = (history.events ?? []).filter((event) =>
+      MODEL_CALL_ACTIVITIES.has(
+        event.activityTaskScheduledEventAttributes?.activityType?.name ?? '',
+      ),
     );
     expect(modelCalls).toHaveLength(task.modelCalls);
   }

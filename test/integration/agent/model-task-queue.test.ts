@@ -1,9 +1,13 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkerOptions } from '@temporalio/worker';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import { createAgentWorker } from '../../../src/worker/agent-worker.js';
 import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { ModelPacing } from '../../../src/worker/model-pacing.js';
+import { createActivities } from '../../../src/activities/index.js';
+import { builtinTools } from '../../../src/tools/index.js';
+import { MODEL_CALL_ACTIVITIES } from '../../../src/workflows/model-call-activities.js';
 import { providerTaskQueue } from '../../../src/workflows/model-task-queue.js';
 import { RELEASE_FEATURES_PATCH } from '../../../src/workflows/release-features.js';
 import {
@@ -21,16 +25,21 @@ import { startDevServer } from '../../support/temporal-server.js';
 import { cachedWorkflowBundle } from '../../support/workflow-bundle-cache.js';
 
 /**
- * Where a job's model calls go (release `2026-12d`): a run's first call on its provider's task
- * queue; the next ones stay there while the worker that answered paces the provider, and go on
- * the job's own queue (where they start eagerly) when it does not. Real dev server and workers.
+ * Where a job's model calls go (releases `2026-12d` and `2026-12e`): a run's first call on the
+ * job's own task queue as `callModelUnlessPaced`, which a worker that paces the provider answers
+ * without calling (the call then goes to the provider's queue); the next ones stay on the
+ * provider's queue while the worker that answered paces the provider, and go on the job's own
+ * queue (where they start eagerly) when it does not. Real dev server and workers.
  */
 
 let environment: TestWorkflowEnvironment;
 let store: JobStore;
 const running: { worker: AgentWorker; run: Promise<void> }[] = [];
 
-async function startWorker(modelPacing: ModelPacing): Promise<string> {
+async function startWorker(
+  modelPacing: ModelPacing,
+  activities?: WorkerOptions['activities'],
+): Promise<string> {
   const taskQueue = uniqueName('model-queue');
   const worker = await createAgentWorker({
     connection: environment.nativeConnection,
@@ -38,6 +47,7 @@ async function startWorker(modelPacing: ModelPacing): Promise<string> {
     workflowBundlePath: await cachedWorkflowBundle(testWorkflowsPath),
     store,
     modelPacing,
+    ...(activities ? { workerOptions: { activities } } : {}),
   });
   running.push({ worker, run: worker.run() });
   return taskQueue;
@@ -60,7 +70,7 @@ async function threeCallJob(taskQueue: string): Promise<AgentJob> {
   return job;
 }
 
-/** The task queue of each model call the job scheduled, in order. */
+/** Each model activity the job scheduled, in order: `<activity type> on <task queue>`. */
 async function modelCallQueues(job: AgentJob): Promise<string[]> {
   const history = await environment.client.workflow.getHandle(job.workflowId).fetchHistory();
   const patches = (history.events ?? []).flatMap((event) =>
@@ -71,8 +81,41 @@ async function modelCallQueues(job: AgentJob): Promise<string[]> {
   expect(patches.join()).toContain(RELEASE_FEATURES_PATCH);
   return (history.events ?? []).flatMap((event) => {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name !== 'callModelWithStore') return [];
-    return [scheduled.taskQueue?.name ?? ''];
+    const type = scheduled?.activityType?.name ?? '';
+    if (!MODEL_CALL_ACTIVITIES.has(type)) return [];
+    return [`${type} on ${scheduled?.taskQueue?.name ?? ''}`];
+  });
+}
+
+/** How each model activity of the job ended: called, left to pacing, or failed with its type. */
+async function modelActivityOutcomes(job: AgentJob): Promise<string[]> {
+  const history = await environment.client.workflow.getHandle(job.workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const modelScheduled = new Set(
+    events
+      .filter((event) =>
+        MODEL_CALL_ACTIVITIES.has(
+          event.activityTaskScheduledEventAttributes?.activityType?.name ?? '',
+        ),
+      )
+      .map((event) => String(event.eventId)),
+  );
+  return events.flatMap((event) => {
+    const completed = event.activityTaskCompletedEventAttributes;
+    const failed = event.activityTaskFailedEventAttributes;
+    const scheduledId = String(completed?.scheduledEventId ?? failed?.scheduledEventId ?? '');
+    if (!modelScheduled.has(scheduledId)) return [];
+    if (failed) {
+      // Its last attempt (failed attempts before it leave no event): the first.
+      const started = events.find(
+        (candidate) => String(candidate.eventId) === String(failed.startedEventId),
+      );
+      expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(1);
+      return [`failed: ${failed.failure?.applicationFailureInfo?.type ?? ''}`];
+    }
+    const payload = completed?.result?.payloads?.[0]?.data;
+    const result = JSON.parse(Buffer.from(payload ?? new Uint8Array()).toString('utf8')) as object;
+    return ['notCalled' in result ? 'left to pacing' : 'called'];
   });
 }
 
@@ -88,21 +131,57 @@ afterAll(async () => {
   await store?.close();
 });
 
-test('an unpaced provider: the first model call goes to its queue, the next ones to the job queue', async () => {
+test('an unpaced provider: every model call goes on the job queue, the first unless paced', async () => {
   const taskQueue = await startWorker({});
   const job = await threeCallJob(taskQueue);
 
   expect(await modelCallQueues(job)).toEqual([
-    providerTaskQueue(taskQueue, 'scripted'),
-    taskQueue,
-    taskQueue,
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelWithStore on ${taskQueue}`,
+    `callModelWithStore on ${taskQueue}`,
   ]);
+  expect(await modelActivityOutcomes(job)).toEqual(['called', 'called', 'called']);
 });
 
-test('a paced provider: every model call stays on its queue, where the pacing applies', async () => {
+test('a paced provider: the worker leaves the first call to its queue, where every call is made', async () => {
   const taskQueue = await startWorker({ scripted: { concurrency: 4 } });
   const job = await threeCallJob(taskQueue);
 
   const provider = providerTaskQueue(taskQueue, 'scripted');
-  expect(await modelCallQueues(job)).toEqual([provider, provider, provider]);
+  expect(await modelCallQueues(job)).toEqual([
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelWithStore on ${provider}`,
+    `callModelWithStore on ${provider}`,
+    `callModelWithStore on ${provider}`,
+  ]);
+  expect(await modelActivityOutcomes(job)).toEqual([
+    'left to pacing',
+    'called',
+    'called',
+    'called',
+  ]);
+});
+
+test('a worker of an earlier release (no callModelUnlessPaced): the first call goes to the provider queue at once', async () => {
+  const earlierRelease = Object.fromEntries(
+    Object.entries(createActivities(Object.values(builtinTools), store)).filter(
+      ([name]) => name !== 'callModelUnlessPaced',
+    ),
+  );
+  const taskQueue = await startWorker({}, earlierRelease);
+  const job = await threeCallJob(taskQueue);
+
+  expect(await modelCallQueues(job)).toEqual([
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelWithStore on ${providerTaskQueue(taskQueue, 'scripted')}`,
+    `callModelWithStore on ${taskQueue}`,
+    `callModelWithStore on ${taskQueue}`,
+  ]);
+  // One attempt: "not registered on this worker" is not retried.
+  expect(await modelActivityOutcomes(job)).toEqual([
+    'failed: NotFoundError',
+    'called',
+    'called',
+    'called',
+  ]);
 });

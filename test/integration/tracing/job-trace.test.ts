@@ -132,7 +132,12 @@ test('tracing: one trace per job, a span per turn holding its model call (model,
     [SPAN_ATTRIBUTES.inputTokens]: 150,
     [SPAN_ATTRIBUTES.costUsd]: 0.04,
   });
+  // The run's first call goes as `callModelUnlessPaced` (this worker paces no provider).
   expect(ancestors(modelCalls[0]!).slice(0, 2)).toEqual([
+    'RunActivity:callModelUnlessPaced',
+    'StartActivity:callModelUnlessPaced',
+  ]);
+  expect(ancestors(modelCalls[1]!).slice(0, 2)).toEqual([
     'RunActivity:callModelWithStore',
     'StartActivity:callModelWithStore',
   ]);
@@ -154,4 +159,55 @@ test('tracing: one trace per job, a span per turn holding its model call (model,
     expect(ancestors(tool)).toContain('turn 1');
     expect(ancestors(tool).at(-1)).toBe('StartWorkflow:agentJob');
   }
+});
+
+test('tracing: a paced provider, the first call left to its queue and made there, both in turn 1', async () => {
+  const exporter = new InMemorySpanExporter();
+  const tracing = createAgentTracing({ spanProcessor: new SimpleSpanProcessor(exporter) });
+  const store = await openTestStore();
+  const taskQueue = uniqueName('tracing-paced');
+  const worker = await createAgentWorker({
+    connection: environment.nativeConnection,
+    taskQueue,
+    workflowsPath: testWorkflowsPath,
+    store,
+    tracing,
+    modelPacing: { scripted: { concurrency: 2 } },
+  });
+  const workspace = temporaryFolder();
+  const model = scriptedModel(workspace, [{ stopReason: 'stop', content: [text('done')] }]);
+  await worker.runUntil(async () => {
+    const job = await startJob(environment.client, jobInput({ model, workspace }), {
+      taskQueue,
+      workflowId: uniqueName('job'),
+      store,
+    });
+    await job.result();
+    await waitFor('the run span', () =>
+      exporter.getFinishedSpans().some((span) => span.name === 'RunWorkflow:agentJob'),
+    );
+  });
+  const spans = exporter.getFinishedSpans();
+  await tracing.shutdown();
+  await store.close();
+  const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
+  const turnOf = (span: ReadableSpan): string | undefined => {
+    for (let parent = byId.get(span.parentSpanId ?? ''); parent;) {
+      if (parent.name.startsWith('turn ')) return parent.name;
+      parent = parent.parentSpanId === undefined ? undefined : byId.get(parent.parentSpanId);
+    }
+    return undefined;
+  };
+
+  const left = spans.filter((span) => span.name === 'model call left to pacing');
+  const made = spans.filter((span) => span.name === 'model call');
+  expect(left).toHaveLength(1);
+  expect(made).toHaveLength(1);
+  // The call left to pacing has no answer; the one made has its usage.
+  expect(left[0]!.attributes[SPAN_ATTRIBUTES.inputTokens]).toBeUndefined();
+  expect(made[0]!.attributes[SPAN_ATTRIBUTES.inputTokens]).toBeDefined();
+  expect(spans.filter((span) => span.name.startsWith('turn ')).map((span) => span.name)).toEqual([
+    'turn 1',
+  ]);
+  expect([turnOf(left[0]!), turnOf(made[0]!)]).toEqual(['turn 1', 'turn 1']);
 });
