@@ -8,6 +8,7 @@ import type { AgentJobResult } from '../src/workflows/job-types.js';
 import { folderBytes } from './bench-environment.js';
 import { historyFacts } from './history.js';
 import { ratio, round } from './statistics.js';
+import { MODEL_CALL_ACTIVITIES } from '../src/workflows/model-call-activities.js';
 
 /**
  * Each turn says something of about `textBytes` bytes and calls the no-op tool: the transcript
@@ -89,7 +90,7 @@ export async function measureGrowingJob(
   let events = 0;
   let largest = 0;
   for (const runId of ids) {
-    const facts = await historyFacts(environment.client, workflowId, 'callModelWithStore', runId);
+    const facts = await historyFacts(environment.client, workflowId, MODEL_CALL_ACTIVITIES, runId);
     bytes += facts.bytes;
     events += facts.events;
     largest = Math.max(largest, facts.largestPayloadBytes);

@@ -74,7 +74,8 @@ async function fetchEvents(
 export async function historyFacts(
   client: Client,
   workflowId: string,
-  modelActivityType: string,
+  /** The activities that call the model (the runner's: `MODEL_CALL_ACTIVITIES`). */
+  modelActivityTypes: ReadonlySet<string>,
   runId?: string,
 ): Promise<HistoryFacts> {
   const events = await fetchEvents(client, workflowId, runId);
@@ -83,7 +84,9 @@ export async function historyFacts(
     .filter(
       (event) =>
         event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
-        event.activityTaskScheduledEventAttributes?.activityType?.name === modelActivityType,
+        modelActivityTypes.has(
+          event.activityTaskScheduledEventAttributes?.activityType?.name ?? '',
+        ),
     )
     .map((event) => milliseconds(event.eventTime));
   const closeTime = milliseconds(events.at(-1)?.eventTime);

@@ -7,6 +7,7 @@ import type { JobStore } from '../src/store/job-store.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
 import { historyFacts } from './history.js';
 import { StreamingProvider } from './streaming-provider.js';
+import { MODEL_CALL_ACTIVITIES } from '../src/workflows/model-call-activities.js';
 
 export interface StreamingScenario {
   /** Tokens per answer, `tokenIntervalMs` apart. */
@@ -78,7 +79,7 @@ export async function benchStreaming(
       for (const streaming of ['on', 'off']) {
         process.env.DAR_STREAMING = streaming;
         const job = await runJob(`history-${streaming}`);
-        const facts = await historyFacts(environment.client, job.workflowId, 'callModelWithStore');
+        const facts = await historyFacts(environment.client, job.workflowId, MODEL_CALL_ACTIVITIES);
         history[streaming] = facts.bytes / (scenario.toolTurns + 1);
       }
       latencies.sort((left, right) => left - right);

@@ -9,6 +9,7 @@ import { median, percentile, ratio, round } from './statistics.js';
 import { benchServerMetricsUrl, writeNoopScript } from './bench-environment.js';
 import { countersPerTurn, readServerCounters, type ServerCounters } from './server-metrics.js';
 import { cpuSince, threadCpu, type CpuByGroup } from './thread-cpu.js';
+import { MODEL_CALL_ACTIVITIES } from '../src/workflows/model-call-activities.js';
 
 export interface TurnOverheadCase {
   jobs: number;
@@ -56,7 +57,7 @@ async function measureRunner(
   const cpu = cpuSince(cpuBefore, threadCpu());
   const counters = await settledServerCounters();
   const measured = { seconds, cpu, countersBefore, counters };
-  return summarize(environment, ids, 'callModelWithStore', scenario, measured);
+  return summarize(environment, ids, MODEL_CALL_ACTIVITIES, scenario, measured);
 }
 
 async function measureBare(
@@ -86,7 +87,7 @@ async function measureBare(
   const cpu = cpuSince(cpuBefore, threadCpu());
   const counters = await settledServerCounters();
   const measured = { seconds, cpu, countersBefore, counters };
-  return summarize(environment, ids, 'bareModel', scenario, measured);
+  return summarize(environment, ids, new Set(['bareModel']), scenario, measured);
 }
 
 /** The server publishes its counters about once a second: wait that out before reading. */
@@ -108,7 +109,7 @@ interface Measured {
 async function summarize(
   environment: TestWorkflowEnvironment,
   ids: string[],
-  modelActivity: string,
+  modelActivities: ReadonlySet<string>,
   scenario: TurnOverheadCase,
   measured: Measured,
 ): Promise<SideMeasure> {
@@ -117,7 +118,7 @@ async function summarize(
   const latencies: number[] = [];
   const facts: HistoryFacts[] = [];
   for (const id of ids) {
-    const fact = await historyFacts(environment.client, id, modelActivity);
+    const fact = await historyFacts(environment.client, id, modelActivities);
     facts.push(fact);
     latencies.push(...fact.turnLatenciesMs);
   }
