@@ -7,8 +7,7 @@ import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
 import { objectCache } from '../transcript/cached-reader.js';
 import { loadModelContext, type TranscriptInput } from '../transcript/model-context.js';
-import { appendedNode, thinAssistantMessage } from '../transcript/transcript-nodes.js';
-import { objectRef } from '../store/object-ref.js';
+import { appendToTranscript, thinAssistantMessage } from '../transcript/transcript-nodes.js';
 import type { CompactedContext, TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
 import { makeCompactContext } from './compact-context.js';
@@ -156,20 +155,14 @@ export function createStoreActivities(
       0,
     );
     // The answer is paid for: wait out a store outage rather than fail and pay again.
-    // The answer and the node that appends it, written at once: the node names the answer by
-    // its hash, and nothing reads the node before this activity's result (which names it) is in
-    // history, by which time both are stored.
-    const message = thinAssistantMessage(answer, objectRef(answer));
-    const appended = [...input.transcript.unstored, message];
-    const node = appendedNode(input.transcript.pointer, appended);
+    // The answer, then the node that appends it: the node names the answer by the reference
+    // the store gives it (an encrypting store's differs from the plain content's hash).
     return withStoreRetry(async () => {
-      const [answerRef, head] = await objects.putObjects([answer, node]);
-      if (answerRef !== message.ref || head === undefined) {
-        throw new Error(
-          `The store named the model's answer ${String(answerRef)}, not ${message.ref}`,
-        );
-      }
-      const transcript = { head, count: input.transcript.pointer.count + appended.length };
+      const message = thinAssistantMessage(answer, await objects.putObject(answer));
+      const transcript = await appendToTranscript(objects, input.transcript.pointer, [
+        ...input.transcript.unstored,
+        message,
+      ]);
       return {
         message,
         transcript,
@@ -185,8 +178,8 @@ export function createStoreActivities(
    * workflow knows whether its workers pace the provider: a worker that does makes no call and
    * says so (the call then goes to the provider's queue); one that does not makes it, as
    * `callModelWithStore`. A name of its own, so that a worker of an earlier release, which would
-   * make the call whatever its pacing, never takes it (the server retries the task until a worker
-   * that has it does).
+   * make the call whatever its pacing, never makes it: it fails the task as not registered, and
+   * the workflow makes the call on the provider's queue.
    */
   async function callModelUnlessPaced(
     input: CallModelWithStoreInput,

@@ -15,8 +15,6 @@ export interface ObjectCache {
    * trip to the store.
    */
   putObject(value: unknown): Promise<ObjectRef>;
-  /** `putObject` for several values at once (the store's `putObjects`); refs in their order. */
-  putObjects(values: readonly unknown[]): Promise<ObjectRef[]>;
 }
 
 /**
@@ -33,10 +31,6 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
       if (!oldest.done) cache.delete(oldest.value);
     }
   };
-  // What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds).
-  const keepWritten = (ref: ObjectRef, value: unknown) => {
-    if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
-  };
   return {
     async read(ref) {
       const hit = cache.get(ref);
@@ -51,13 +45,9 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
     },
     async putObject(value) {
       const ref = await store.putObject(value);
-      keepWritten(ref, value);
+      // What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds).
+      if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
       return ref;
-    },
-    async putObjects(values) {
-      const refs = await store.putObjects(values);
-      refs.forEach((ref, index) => keepWritten(ref, values[index]));
-      return refs;
     },
   };
 }

@@ -24,14 +24,6 @@ function entryOf(message: Message): TranscriptEntry {
   return message.role === 'assistant' && message.ref !== undefined ? { ref: message.ref } : message;
 }
 
-/** The node that appends `messages` to the transcript at `pointer`. */
-export function appendedNode(
-  pointer: TranscriptPointer,
-  messages: readonly Message[],
-): TranscriptNode {
-  return { prev: pointer.head, start: pointer.count, entries: messages.map(entryOf) };
-}
-
 /** Appends messages to a stored transcript and returns the new pointer. */
 export async function appendToTranscript(
   store: Pick<JobStore, 'putObject'>,
@@ -39,8 +31,12 @@ export async function appendToTranscript(
   messages: readonly Message[],
 ): Promise<TranscriptPointer> {
   if (messages.length === 0) return pointer;
-  const head = await store.putObject(appendedNode(pointer, messages));
-  return { head, count: pointer.count + messages.length };
+  const node: TranscriptNode = {
+    prev: pointer.head,
+    start: pointer.count,
+    entries: messages.map(entryOf),
+  };
+  return { head: await store.putObject(node), count: pointer.count + messages.length };
 }
 
 /** The thin form of an assistant message stored under `ref`: its tool calls and facts. */

@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
-import { objectRef } from '../../../src/store/object-ref.js';
 import type { ObjectRef } from '../../../src/store/references.js';
 import { objectCache } from '../../../src/transcript/cached-reader.js';
 
@@ -31,22 +30,6 @@ test('an object written through the cache is read back from it, as stored, witho
   expect(read).toEqual(await store.getObject(ref));
   expect(read).not.toBe(value);
   expect(read).not.toHaveProperty('skipped');
-  await store.close();
-});
-
-test('objects written together through the cache are stored, named in their order and read back without a store read', async () => {
-  const { store, reads } = await countingStore();
-  const cache = objectCache(store);
-  const answer = { role: 'assistant', content: [] };
-  const node = { prev: null, start: 0, entries: [{ ref: objectRef(answer) }] };
-
-  const refs = await cache.putObjects([answer, node]);
-
-  expect(refs).toEqual([objectRef(answer), objectRef(node)]);
-  expect(await cache.read(refs[1]!)).toEqual(node);
-  expect(await cache.read(refs[0]!)).toEqual(answer);
-  expect(reads).toEqual([]);
-  expect(await store.getObjects(refs)).toEqual([answer, node]);
   await store.close();
 });
 
