@@ -43,8 +43,9 @@ export interface ProgressWriter {
    */
   write(progress: ProgressWrite): Promise<TranscriptPointer>;
   /**
-   * `write` without waiting, for progress that a later durable `write` repeats: resolves at
-   * once and never rejects (`onError` hears of a failure). After a failure, the job's next
+   * `write` without waiting, for progress that a later durable `write` repeats: returns at once
+   * and starts the write once the event loop turns (or at the next `write`, which it precedes);
+   * never throws (`onError` hears of a failure). After a failure, the job's next
    * `writeSoon` calls are skipped until a `write` succeeds, so readers never see a later event
    * stored before an earlier one that failed. Its events are written at once; its status may be
    * held back for up to a second when the job's phase is unchanged (`StatusPacing`).
@@ -139,7 +140,9 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     if (progress.status) {
       const status: StoredJobStatus = { ...progress.status, transcript };
       await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
-      if (status.phase === 'done') await dropLiveStream(store, progress.jobId);
+      // Not awaited: the job's last write (which holds its workflow task open) need not wait
+      // for a best-effort clean-up.
+      if (status.phase === 'done') void dropLiveStream(store, progress.jobId);
     }
     return transcript;
   }
@@ -186,8 +189,30 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     });
   }
 
+  function writeSoonNow(progress: ProgressWrite, onError: (error: unknown) => void): void {
+    const paced = statusPacing.pace(progress, (held) => writeQuickly(held, onError));
+    if (paced.events.length === 0 && paced.status === undefined) return;
+    writeQuickly(paced, onError);
+  }
+
+  /**
+   * Quick writes handed over since the event loop last turned. The workflow's sink hands them
+   * over while the worker completes a workflow task, which waits for the sink: they start once
+   * the completion is on its way (a write's first steps are synchronous: see `file-writes.ts`).
+   */
+  let deferred: { progress: ProgressWrite; onError: (error: unknown) => void }[] = [];
+  let drainScheduled = false;
+  const drainDeferred = (): void => {
+    drainScheduled = false;
+    const handed = deferred;
+    deferred = [];
+    for (const { progress, onError } of handed) writeSoonNow(progress, onError);
+  };
+
   return {
     async write(progress) {
+      // Quick writes handed over before this one go first, as if made at once.
+      drainDeferred();
       // Quick writes after this one must not join one queued before it: they would land first.
       waiting.delete(progress.jobId);
       if (progress.status) statusPacing.written(progress.jobId, progress.status);
@@ -196,9 +221,10 @@ function createProgressWriter(store: JobStore): ProgressWriter {
       return transcript;
     },
     writeSoon(progress, onError) {
-      const paced = statusPacing.pace(progress, (held) => writeQuickly(held, onError));
-      if (paced.events.length === 0 && paced.status === undefined) return;
-      writeQuickly(paced, onError);
+      deferred.push({ progress, onError });
+      if (drainScheduled) return;
+      drainScheduled = true;
+      setImmediate(drainDeferred);
     },
   };
 }
