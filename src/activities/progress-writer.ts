@@ -88,6 +88,21 @@ export function progressWriterFor(store: JobStore): ProgressWriter {
 interface WaitingWrite {
   progress: ProgressWrite;
   onErrors: ((error: unknown) => void)[];
+  /** A durable write queued after it repeats all its events: it is skipped. */
+  superseded?: boolean;
+}
+
+/**
+ * Whether the durable write `durable` repeats every event of the quick write `quick` of the same
+ * job. A job's events not yet written durably are one run of seqs, and every durable write
+ * holds all of them up to its last: a quick write whose last event is among them adds nothing
+ * that the durable write does not (its status is older than what readers get after both: the
+ * durable write, queued after it, would overwrite it).
+ */
+function repeats(durable: ProgressWrite, quick: ProgressWrite): boolean {
+  const quickLast = quick.events.at(-1)?.seq;
+  const durableLast = durable.events.at(-1)?.seq;
+  return quickLast !== undefined && durableLast !== undefined && quickLast <= durableLast;
 }
 
 /**
@@ -182,6 +197,7 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     waiting.set(jobId, entry);
     enqueue(jobId, () => {
       if (waiting.get(jobId) === entry) waiting.delete(jobId);
+      if (entry.superseded) return Promise.resolve(entry.progress.transcript.pointer);
       return writeNow(entry.progress, false);
     }).catch((error: unknown) => {
       behind.add(jobId);
@@ -211,8 +227,15 @@ function createProgressWriter(store: JobStore): ProgressWriter {
 
   return {
     async write(progress) {
-      // Quick writes handed over before this one go first, as if made at once.
+      // Quick writes handed over before this one go first, as if made at once, unless this one
+      // repeats all they hold (the job's last write repeats the events of its last activation):
+      // one write instead of two, on the path of the workflow task that waits for this one.
+      deferred = deferred.filter(
+        (handed) => handed.progress.jobId !== progress.jobId || !repeats(progress, handed.progress),
+      );
       drainDeferred();
+      const queued = waiting.get(progress.jobId);
+      if (queued && repeats(progress, queued.progress)) queued.superseded = true;
       // Quick writes after this one must not join one queued before it: they would land first.
       waiting.delete(progress.jobId);
       if (progress.status) statusPacing.written(progress.jobId, progress.status);

@@ -113,8 +113,54 @@ test('a durable write keeps its place: later quick writes do not join one queued
   await durable;
   await settled(store, 'job-b', 4);
 
-  // The durable write repeats 1-3; the quick writes stored 1 and 2 unchanged.
-  expect(appends).toEqual([[1], [2], [3], [4]]);
+  // The durable write repeats 1-3: the quick write of 2, not started yet, is left to it, and 1,
+  // stored by the first quick write, is not written again; 4 comes after it.
+  expect(appends).toEqual([[1], [2, 3], [4]]);
+});
+
+test("a job's last write takes its last activation's quick write with it: one write, not two", async () => {
+  const { store, appends } = await heldStore();
+  const writer = progressWriterFor(store);
+  const errors: unknown[] = [];
+  // The sink's write of an activation, then the durable write that activation asked for.
+  writer.writeSoon(quick('job-h', [1, 2], 'model'), (error) => errors.push(error));
+  await writer.write(quick('job-h', [1, 2, 3], 'done'));
+
+  expect(appends).toEqual([[1, 2, 3]]);
+  expect(await store.lastSeq('job-h')).toBe(3);
+  expect(await store.getRecord(JOB_STATUS_RECORD, 'job-h')).toMatchObject({ phase: 'done' });
+  // Nothing else is written later.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(appends).toEqual([[1, 2, 3]]);
+  expect(errors).toEqual([]);
+});
+
+test('a quick write queued behind a slow one is skipped when a durable write repeats it', async () => {
+  const { store, appends, hold } = await heldStore();
+  const writer = progressWriterFor(store);
+  const release = hold();
+  writer.writeSoon(quick('job-j', [1], 'model'), () => undefined);
+  await started(appends, 1);
+  writer.writeSoon(quick('job-j', [2], 'model'), () => undefined);
+  // Handed to the queue (the event loop turned), waiting for the held write.
+  await new Promise((resolve) => setImmediate(resolve));
+  const durable = writer.write(quick('job-j', [1, 2, 3], 'tools'));
+  release();
+  await durable;
+
+  expect(appends).toEqual([[1], [2, 3]]);
+  expect(await store.lastSeq('job-j')).toBe(3);
+});
+
+test('a quick write with events the durable write does not hold still goes first', async () => {
+  const { store, appends } = await heldStore();
+  const writer = progressWriterFor(store);
+  writer.writeSoon(quick('job-i', [1, 2, 3], 'model'), () => undefined);
+  await writer.write(quick('job-i', [1, 2], 'tools'));
+
+  // The quick write (1-3) first; the durable one then finds 1 and 2 stored by it.
+  expect(appends).toEqual([[1, 2, 3]]);
+  expect(await store.lastSeq('job-i')).toBe(3);
 });
 
 test('bursts that come before the first write starts go out with it', async () => {
