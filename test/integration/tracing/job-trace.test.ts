@@ -31,7 +31,27 @@ afterAll(async () => {
   await environment?.teardown();
 });
 
-test('tracing: one trace per job, a span per turn holding its model call (model, tokens, cost) and tool calls (tool, outcome)', async () => {
+/** A finished job's spans, with lookups in their tree. */
+interface JobSpans {
+  workflowId: string;
+  spans: ReadableSpan[];
+  parentOf: (span: ReadableSpan) => ReadableSpan | undefined;
+  /** The names of a span's ancestors, nearest first. */
+  ancestors: (span: ReadableSpan) => string[];
+  named: (name: string) => ReadableSpan[];
+}
+
+/**
+ * Runs one job on a traced worker of its own (started through a traced client when
+ * `tracedClient`) and returns every span it finished.
+ */
+async function spansOfJob(options: {
+  model: string;
+  workspace: string;
+  tools?: string[];
+  tracedClient?: boolean;
+  worker: Pick<Parameters<typeof createAgentWorker>[0], 'modelPacing' | 'workerOptions'>;
+}): Promise<JobSpans> {
   const exporter = new InMemorySpanExporter();
   const tracing = createAgentTracing({ spanProcessor: new SimpleSpanProcessor(exporter) });
   const store = await openTestStore();
@@ -42,37 +62,21 @@ test('tracing: one trace per job, a span per turn holding its model call (model,
     workflowsPath: testWorkflowsPath,
     store,
     tracing,
-    workerOptions: { maxCachedWorkflows: 10 },
+    ...options.worker,
   });
-  const client = new Client({
-    connection: environment.connection,
-    interceptors: {
-      workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })],
-    },
-  });
-  const workspace = temporaryFolder();
-  const model = scriptedModel(workspace, [
-    {
-      stopReason: 'toolUse',
-      content: [
-        toolCall('w1', 'write', { path: 'a.txt', content: 'hello' }),
-        toolCall('r1', 'read', { path: 'missing.txt' }),
-      ],
-      usage: { input: 100, output: 20, costUsd: 0.03 },
-    },
-    {
-      stopReason: 'stop',
-      content: [text('done')],
-      usage: { input: 150, output: 5, costUsd: 0.04 },
-    },
-  ]);
+  const client = options.tracedClient
+    ? new Client({
+        connection: environment.connection,
+        interceptors: {
+          workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })],
+        },
+      })
+    : environment.client;
+  const { model, workspace, tools } = options;
   const workflowId = uniqueName('job');
   await worker.runUntil(async () => {
-    const job = await startJob(client, jobInput({ model, workspace, tools: ['read', 'write'] }), {
-      taskQueue,
-      workflowId,
-      store,
-    });
+    const input = jobInput({ model, workspace, ...(tools ? { tools } : {}) });
+    const job = await startJob(client, input, { taskQueue, workflowId, store });
     await job.result();
     // The workflow's spans leave through the sink after its last activation.
     await waitFor('the run span', () =>
@@ -92,6 +96,33 @@ test('tracing: one trace per job, a span per turn holding its model call (model,
     return names;
   };
   const named = (name: string) => spans.filter((span) => span.name === name);
+  return { workflowId, spans, parentOf, ancestors, named };
+}
+
+test('tracing: one trace per job, a span per turn holding its model call (model, tokens, cost) and tool calls (tool, outcome)', async () => {
+  const workspace = temporaryFolder();
+  const model = scriptedModel(workspace, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('w1', 'write', { path: 'a.txt', content: 'hello' }),
+        toolCall('r1', 'read', { path: 'missing.txt' }),
+      ],
+      usage: { input: 100, output: 20, costUsd: 0.03 },
+    },
+    {
+      stopReason: 'stop',
+      content: [text('done')],
+      usage: { input: 150, output: 5, costUsd: 0.04 },
+    },
+  ]);
+  const { workflowId, spans, parentOf, ancestors, named } = await spansOfJob({
+    model,
+    workspace,
+    tools: ['read', 'write'],
+    tracedClient: true,
+    worker: { workerOptions: { maxCachedWorkflows: 10 } },
+  });
 
   // One trace: the client's start of the job is its root, every span is in it.
   const [root] = named('StartWorkflow:agentJob');
@@ -162,45 +193,17 @@ test('tracing: one trace per job, a span per turn holding its model call (model,
 });
 
 test('tracing: a paced provider, the first call left to its queue and made there, both in turn 1', async () => {
-  const exporter = new InMemorySpanExporter();
-  const tracing = createAgentTracing({ spanProcessor: new SimpleSpanProcessor(exporter) });
-  const store = await openTestStore();
-  const taskQueue = uniqueName('tracing-paced');
-  const worker = await createAgentWorker({
-    connection: environment.nativeConnection,
-    taskQueue,
-    workflowsPath: testWorkflowsPath,
-    store,
-    tracing,
-    modelPacing: { scripted: { concurrency: 2 } },
-  });
   const workspace = temporaryFolder();
   const model = scriptedModel(workspace, [{ stopReason: 'stop', content: [text('done')] }]);
-  await worker.runUntil(async () => {
-    const job = await startJob(environment.client, jobInput({ model, workspace }), {
-      taskQueue,
-      workflowId: uniqueName('job'),
-      store,
-    });
-    await job.result();
-    await waitFor('the run span', () =>
-      exporter.getFinishedSpans().some((span) => span.name === 'RunWorkflow:agentJob'),
-    );
+  const { spans, ancestors, named } = await spansOfJob({
+    model,
+    workspace,
+    worker: { modelPacing: { scripted: { concurrency: 2 } } },
   });
-  const spans = exporter.getFinishedSpans();
-  await tracing.shutdown();
-  await store.close();
-  const byId = new Map(spans.map((span) => [span.spanContext().spanId, span]));
-  const turnOf = (span: ReadableSpan): string | undefined => {
-    for (let parent = byId.get(span.parentSpanId ?? ''); parent;) {
-      if (parent.name.startsWith('turn ')) return parent.name;
-      parent = parent.parentSpanId === undefined ? undefined : byId.get(parent.parentSpanId);
-    }
-    return undefined;
-  };
+  const turnOf = (span: ReadableSpan) => ancestors(span).find((name) => name.startsWith('turn '));
 
-  const left = spans.filter((span) => span.name === 'model call left to pacing');
-  const made = spans.filter((span) => span.name === 'model call');
+  const left = named('model call left to pacing');
+  const made = named('model call');
   expect(left).toHaveLength(1);
   expect(made).toHaveLength(1);
   // The call left to pacing has no answer; the one made has its usage.
