@@ -12,8 +12,10 @@ import { MODEL_TRANSIENT_ERROR } from '../providers/pi-ai-provider.js';
 import { resolveModel } from '../providers/registry.js';
 import { scrubJson, scrubText } from '../providers/secret-scrub.js';
 import { boundModelAnswer } from './bound-model-answer.js';
+import { abortableSleep } from './abortable-sleep.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { sharedProviderPauses, type ProviderPauses } from './provider-pauses.js';
+import { rateLimitWaitMs } from './rate-limit-waits.js';
 
 export interface CallModelInput {
   /** `provider:model-id`. Never a key: providers read secrets themselves (R25). */
@@ -21,6 +23,17 @@ export interface CallModelInput {
   request: ModelRequest;
   /** Which model call of the job this is, from 0 (see `ModelCallContext.callIndex`). */
   callIndex?: number;
+}
+
+export interface CallModelOptions {
+  /** Gets each event of the provider's stream (the job's live stream). */
+  onStreamEvent?: (event: unknown) => void;
+  /**
+   * The provider's calls are paced by its task queue's rate: a refused request fails the
+   * attempt (after a spread wait, through the queue again, which counts it against the rate)
+   * instead of being sent again by it, which the rate would not see.
+   */
+  paced?: boolean;
 }
 
 /**
@@ -52,20 +65,36 @@ function withoutSecrets(error: unknown, secrets: string[]): ApplicationFailure {
 }
 
 /**
- * Longest a call waits inside the activity for its provider's pause. A longer pause fails the
- * call at once, retryable, with the rest of the pause as its retry delay: no request is sent,
- * and the wait cannot run into the activity's start-to-close timeout (which would cut a request
- * the provider may already be generating, and pay for it twice).
+ * Longest a call waits inside the activity, in all: for its provider's pause and between the
+ * requests the provider refused (`Retry-After`). A longer wait fails the attempt at once,
+ * retryable, with that wait as its retry delay: no request is sent meanwhile, and the wait
+ * cannot run into the activity's start-to-close timeout (which would cut a request the provider
+ * may already be generating, and pay for it twice).
  */
 const LONGEST_WAIT_IN_CALL_MS = 60_000;
 
 /**
- * The wait a retryable failure asks for (the provider's `Retry-After`), in milliseconds. The
- * providers here give it as a number of milliseconds (see `piAiProvider`).
+ * A retryable failure that names the wait the provider asked for (its `Retry-After`, in
+ * milliseconds: see `piAiProvider`), with that wait; otherwise undefined.
  */
-function requestedWait(error: unknown): number | undefined {
+function askedToWait(error: unknown): { failure: ApplicationFailure; waitMs: number } | undefined {
   if (!(error instanceof ApplicationFailure) || error.nonRetryable) return undefined;
-  return typeof error.nextRetryDelay === 'number' ? error.nextRetryDelay : undefined;
+  return typeof error.nextRetryDelay === 'number'
+    ? { failure: error, waitMs: error.nextRetryDelay }
+    : undefined;
+}
+
+/** `failure` to be retried by Temporal after `delayMs` instead of the delay it named. */
+function retriedAfter(failure: ApplicationFailure, delayMs: number): ApplicationFailure {
+  return new ApplicationFailure(
+    failure.message,
+    failure.type,
+    false,
+    failure.details,
+    undefined,
+    delayMs,
+    failure.category,
+  );
 }
 
 /**
@@ -75,44 +104,75 @@ function requestedWait(error: unknown): number | undefined {
  *
  * The call first waits out a pause of its provider (`pauses`): a provider that asked one call
  * to wait (`Retry-After`) is not sent the others' calls meanwhile, and such a failure pauses it.
+ * A request the provider refused that way is sent again by the same attempt, after a wait that
+ * grows with each refusal and is spread at random (`rateLimitWaitMs`), so that a batch of jobs
+ * over a provider's rate limit waits for its turn instead of spending its attempts in a few
+ * seconds; once the waits would pass `LONGEST_WAIT_IN_CALL_MS` (or at once, for a paced
+ * provider: see `CallModelOptions.paced`) the attempt fails, retryable after the next wait.
+ * A refused request was not answered, so sending it again pays nothing twice.
  */
 export async function callModel(
   input: CallModelInput,
   pauses: ProviderPauses = sharedProviderPauses,
-  onStreamEvent?: (event: unknown) => void,
+  options: CallModelOptions = {},
 ): Promise<AssistantMessage> {
+  const { onStreamEvent, paced = false } = options;
   let provider;
-  let providerName;
+  let providerName: string;
   try {
     provider = resolveModel(input.model);
     providerName = parseModelName(input.model).provider;
   } catch (error) {
     throw ApplicationFailure.nonRetryable((error as Error).message, 'ModelConfigurationError');
   }
-  const paused = pauses.remaining(providerName);
-  if (paused > LONGEST_WAIT_IN_CALL_MS) {
-    throw ApplicationFailure.create({
+  const context = Context.current();
+  const signal = context.cancellationSignal;
+  const pausedTooLong = (waitedMs: number) => {
+    const paused = pauses.remaining(providerName);
+    if (waitedMs + paused <= LONGEST_WAIT_IN_CALL_MS) return undefined;
+    return ApplicationFailure.create({
       message: `${providerName} asked to wait (Retry-After): ${Math.ceil(paused / 1000)} s left`,
       type: MODEL_TRANSIENT_ERROR,
       nextRetryDelay: paused,
     });
-  }
-  const context = Context.current();
+  };
+  const first = pausedTooLong(0);
+  if (first) throw first;
   let message: AssistantMessage;
   try {
     message = await heartbeatWhile(async () => {
-      await pauses.waitFor(providerName, context.cancellationSignal);
-      return provider.call(input.request, {
-        signal: context.cancellationSignal,
-        heartbeat: (details) => context.heartbeat(details),
-        ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
-        ...(onStreamEvent ? { onStreamEvent } : {}),
-      });
+      // An attempt after one that ran out of waits starts with longer ones.
+      let refusals = Math.max(0, context.info.attempt - 1);
+      let waitedMs = 0;
+      for (;;) {
+        const pauseStarted = Date.now();
+        await pauses.waitFor(providerName, signal);
+        waitedMs += Date.now() - pauseStarted;
+        try {
+          return await provider.call(input.request, {
+            signal,
+            heartbeat: (details) => context.heartbeat(details),
+            ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
+            ...(onStreamEvent ? { onStreamEvent } : {}),
+          });
+        } catch (error) {
+          const refused = askedToWait(error);
+          if (!refused || signal.aborted) throw error;
+          pauses.pause(providerName, refused.waitMs);
+          const wait = rateLimitWaitMs(refused.waitMs, refusals);
+          refusals += 1;
+          if (paced || waitedMs + wait > LONGEST_WAIT_IN_CALL_MS) {
+            throw retriedAfter(refused.failure, wait);
+          }
+          await abortableSleep(wait, signal);
+          waitedMs += wait;
+          const paused = pausedTooLong(waitedMs);
+          if (paused) throw paused;
+        }
+      }
     });
   } catch (error) {
-    if (context.cancellationSignal.aborted) throw new CancelledFailure('Model call cancelled');
-    const wait = requestedWait(error);
-    if (wait !== undefined) pauses.pause(providerName, wait);
+    if (signal.aborted) throw new CancelledFailure('Model call cancelled');
     throw withoutSecrets(error, configuredApiKeys());
   }
   return boundModelAnswer(scrubJson(message, configuredApiKeys()));

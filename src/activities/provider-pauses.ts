@@ -1,3 +1,5 @@
+import { abortableSleep } from './abortable-sleep.js';
+
 /**
  * The worker-side half of rate pacing: when a provider answers one job's call with a rate limit
  * and a `Retry-After`, the other model calls of this process to that provider wait it out too,
@@ -29,29 +31,11 @@ export function createProviderPauses(now: () => number = Date.now): ProviderPaus
     async waitFor(provider, signal) {
       // A pause may grow while a call waits (another 429): look again after each wait.
       for (let wait = remaining(provider); wait > 0; wait = remaining(provider)) {
-        await sleep(wait, signal);
+        await abortableSleep(wait, signal);
       }
       signal.throwIfAborted();
     },
   };
-}
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** No pauses: every call goes at once (for measuring a run without pacing). */

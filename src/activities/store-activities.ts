@@ -144,7 +144,10 @@ export function createStoreActivities(
           request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
         },
         pauses,
-        live?.onStreamEvent,
+        {
+          ...(live ? { onStreamEvent: live.onStreamEvent } : {}),
+          paced: pacedProviders.has(providerOf(input.model)),
+        },
       );
     } finally {
       await live?.finish();

@@ -195,7 +195,7 @@ test('R3: output cut by max_tokens inside tool-call arguments ends as "length"; 
   expect(JSON.stringify(rig.fake.requests[1]?.body)).toContain('output token limit');
 });
 
-test('429 with Retry-After: 1 is retried by Temporal after about a second, then the job finishes', async () => {
+test('429 with Retry-After: 1 is sent again after about a second, then the job finishes', async () => {
   rig.fake.reply(
     jsonReply(
       429,

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { JobStore } from '../../../src/store/job-store.js';
@@ -124,17 +125,6 @@ test('the model calls of many jobs reach the provider at the configured rate, no
   expect(history).toContain(`${taskQueue}-model-openai-compatible`);
 });
 
-/** Resolves once the job's pending model activity has failed an attempt. */
-async function failedOnce(job: AgentJob): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { raw } = await job.handle.describe();
-    if (raw.pendingActivities?.some((activity) => activity.lastFailure)) return;
-    if (Date.now() > deadline) throw new Error('the model call did not fail in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /**
  * One job's call is answered 429 with `Retry-After: 2`; two more jobs start right after. Returns
  * how long after the 429 each of their calls reached the provider.
@@ -153,8 +143,9 @@ async function othersAfterRetryAfter(taskQueue: string, tag: string): Promise<nu
   const first = await startJob(taskQueue, `${tag} first`);
   await fake.until(() => fake.requests.length === 1);
   const limitedAt = fake.requests[0]?.at ?? 0;
-  // Once the attempt's failure has reached the server, the worker has paused the provider.
-  await failedOnce(first);
+  // The worker pauses the provider as soon as the 429 reaches it (the same attempt then sends
+  // the request again after the wait).
+  await new Promise((resolve) => setTimeout(resolve, 300));
   const others = await Promise.all([
     startJob(taskQueue, `${tag} second`),
     startJob(taskQueue, `${tag} third`),
@@ -180,6 +171,56 @@ test('without the pause (pauseOnRetryAfter: false) the other calls go at once', 
   expect(delays).toHaveLength(2);
   for (const delay of delays) expect(delay).toBeLessThan(2000);
 });
+
+/**
+ * A provider over its limit: `perSecond` requests a second (a bucket of one second's requests,
+ * refilled continuously), the rest answered 429 with `Retry-After: 1`, as the real ones do.
+ */
+function limitedProvider(perSecond: number, requests: number): void {
+  let tokens = perSecond;
+  let refilledAt = Date.now();
+  const limited = jsonReply(
+    429,
+    { error: { message: 'Rate limit reached for requests', type: 'rate_limit_exceeded' } },
+    { 'retry-after': '1' },
+  );
+  fake.reply(
+    ...Array.from(
+      { length: requests },
+      () => (response: ServerResponse, recorded: RecordedRequest) => {
+        const now = Date.now();
+        tokens = Math.min(perSecond, tokens + ((now - refilledAt) / 1000) * perSecond);
+        refilledAt = now;
+        if (tokens < 1) return limited(response);
+        tokens -= 1;
+        return answer()(response, recorded);
+      },
+    ),
+  );
+}
+
+test("a batch over the provider's limit, with neither pacing nor pause, waits its turn: every job completes", async () => {
+  const taskQueue = await startWorker({ modelPacing: {}, pauseOnRetryAfter: false });
+  fake.reply(answer());
+  await resultOf(await startJob(taskQueue, 'warm-up'));
+  // 20 calls at once against 2 a second: ten seconds of work. Refused calls wait longer each
+  // time, at random, inside their attempt; before that, six attempts a second apart gave up
+  // within about six seconds and most of the batch failed.
+  const jobs = 20;
+  limitedProvider(2, 1000);
+  const started = await Promise.all(
+    Array.from({ length: jobs }, (_, index) => startJob(taskQueue, `batch job ${index}`)),
+  );
+  const results = await Promise.all(started.map((job) => resultOf(job)));
+  expect(results.map((result) => result.status.stopReason)).toEqual(Array(jobs).fill('stop'));
+  const limitedRequests = fake.requests.length - 1 - jobs;
+  expect(limitedRequests).toBeGreaterThan(0);
+  // Each call was answered 200 once, and every job's model call took one activity attempt.
+  for (const job of started) {
+    const history = await historyText(job.handle);
+    expect(history).not.toContain('ModelTransientError');
+  }
+}, 120_000);
 
 test('a model of a provider without a task queue of its own fails at once on the jobs queue, never waits', async () => {
   const taskQueue = await startWorker({ modelPacing: {} });
