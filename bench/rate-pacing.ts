@@ -32,6 +32,12 @@ interface SideMeasure {
 
 const PROVIDER = 'openai-compatible';
 
+/** How a side's worker treats the provider: a rate on its queue, a pause on Retry-After. */
+interface SideSettings {
+  paced: boolean;
+  pauseOnRetryAfter: boolean;
+}
+
 /**
  * One side: `jobs` jobs of one model call each, started at once, against a fresh provider
  * limited to `providerRate` requests a second, on a fresh task queue and worker.
@@ -40,13 +46,13 @@ async function measure(
   environment: TestWorkflowEnvironment,
   store: JobStore,
   scenario: RatePacingCase,
-  paced: boolean,
+  { paced, pauseOnRetryAfter }: SideSettings,
 ): Promise<SideMeasure> {
   const provider = await RateLimitedProvider.start(scenario.providerRate);
   const saved = { url: process.env.DAR_OPENAI_BASE_URL, key: process.env.DAR_OPENAI_API_KEY };
   process.env.DAR_OPENAI_BASE_URL = provider.baseUrl;
   process.env.DAR_OPENAI_API_KEY = 'sk-bench';
-  const taskQueue = `bench-rate-${paced ? 'paced' : 'unpaced'}-${Date.now()}`;
+  const taskQueue = `bench-rate-${paced ? 'paced' : 'unpaced'}-${pauseOnRetryAfter ? 'pause' : 'no-pause'}-${Date.now()}`;
   const modelPacing: ModelPacing = paced
     ? { [PROVIDER]: { ratePerSecond: scenario.providerRate } }
     : {};
@@ -55,7 +61,7 @@ async function measure(
     taskQueue,
     store,
     modelPacing,
-    pauseOnRetryAfter: paced,
+    pauseOnRetryAfter,
     // Room for every job's model call at once: what limits the calls is the pacing.
     workerOptions: { maxConcurrentActivityTaskExecutions: scenario.jobs },
   });
@@ -112,10 +118,10 @@ async function measure(
 }
 
 /**
- * Rate pacing: many jobs against one provider limit, unpaced (the behaviour before pacing: every
- * job calls at once and retries on its own after each 429) and paced (the provider's task queue
- * limited to its rate, Retry-After pausing the provider), in the same process against the same
- * dev server (Temporal's default of 4 partitions per task queue); then paced again against a
+ * Rate pacing: many jobs against one provider limit, unpaced (neither a rate nor the Retry-After
+ * pause: every job calls at once and waits out its own refusals), with the worker's defaults (no
+ * rate, the Retry-After pause) and paced (the provider's task queue limited to its rate,
+ * Retry-After pausing the provider), in the same process against the same dev server (Temporal's default of 4 partitions per task queue); then paced again against a
  * dev server with one partition per task queue (`onePartition`), where the limit is exact.
  */
 export async function benchRatePacing(
@@ -126,8 +132,21 @@ export async function benchRatePacing(
 ) {
   // pi-ai is loaded on the first model call; load it now so it does not delay the first side.
   await import('@mariozechner/pi-ai');
-  const unpaced = await measure(environment, store, scenario, false);
-  const paced = await measure(environment, store, scenario, true);
-  const pacedOnePartition = await measure(onePartition, store, scenario, true);
-  return { scenario, unpaced, paced, pacedOnePartition };
+  const unpaced = await measure(environment, store, scenario, {
+    paced: false,
+    pauseOnRetryAfter: false,
+  });
+  const defaults = await measure(environment, store, scenario, {
+    paced: false,
+    pauseOnRetryAfter: true,
+  });
+  const paced = await measure(environment, store, scenario, {
+    paced: true,
+    pauseOnRetryAfter: true,
+  });
+  const pacedOnePartition = await measure(onePartition, store, scenario, {
+    paced: true,
+    pauseOnRetryAfter: true,
+  });
+  return { scenario, unpaced, defaults, paced, pacedOnePartition };
 }
