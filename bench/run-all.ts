@@ -101,10 +101,14 @@ async function turnOverhead(): Promise<void> {
     ? [
         { jobs: 5, turns: 3, callsPerTurn: 2 },
         { jobs: 30, turns: 2, callsPerTurn: 2 },
+        { jobs: 30, turns: 0, callsPerTurn: 0 },
       ]
     : [
         { jobs: 20, turns: 5, callsPerTurn: 3 },
         { jobs: 200, turns: 3, callsPerTurn: 2 },
+        // A job's own cost: one model call and the end, no tool turn (the cost a 4-turn job
+        // spreads over its turns in the case above).
+        { jobs: 200, turns: 0, callsPerTurn: 0 },
       ];
   const overhead = [];
   for (const scenario of cases) {
