@@ -84,6 +84,12 @@ function askedToWait(error: unknown): { failure: ApplicationFailure; waitMs: num
     : undefined;
 }
 
+/** A streamed event that carries part of an answer (Pi's events other than `start`, `error`). */
+function isPartOfAnswer(event: unknown): boolean {
+  const type = (event as { type?: unknown } | null)?.type;
+  return type !== 'start' && type !== 'error';
+}
+
 /** `failure` to be retried by Temporal after `delayMs` instead of the delay it named. */
 function retriedAfter(failure: ApplicationFailure, delayMs: number): ApplicationFailure {
   return new ApplicationFailure(
@@ -148,16 +154,25 @@ export async function callModel(
         const pauseStarted = Date.now();
         await pauses.waitFor(providerName, signal);
         waitedMs += Date.now() - pauseStarted;
+        // A request that failed after streaming part of an answer is not sent again here: its
+        // followers saw the part; a new attempt voids it first (see `openLiveModelCall`).
+        let streamedPart = false;
+        const forward = onStreamEvent
+          ? (event: unknown) => {
+              if (isPartOfAnswer(event)) streamedPart = true;
+              onStreamEvent(event);
+            }
+          : undefined;
         try {
           return await provider.call(input.request, {
             signal,
             heartbeat: (details) => context.heartbeat(details),
             ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
-            ...(onStreamEvent ? { onStreamEvent } : {}),
+            ...(forward ? { onStreamEvent: forward } : {}),
           });
         } catch (error) {
           const refused = askedToWait(error);
-          if (!refused || signal.aborted) throw error;
+          if (!refused || signal.aborted || streamedPart) throw error;
           pauses.pause(providerName, refused.waitMs);
           const wait = rateLimitWaitMs(refused.waitMs, refusals);
           refusals += 1;

@@ -45,13 +45,17 @@ beforeEach(() => fake.reset());
 test('two refusals are sent again by the same attempt, each after a longer wait, and pause the provider', async () => {
   fake.reply(rateLimited('0.2'), rateLimited('0.2'), answer());
   const pauses = createProviderPauses();
+  const streamed: unknown[] = [];
   const message: AssistantMessage = await new MockActivityEnvironment().run(
     callModel,
     { model: MODEL, request },
     pauses,
+    { onStreamEvent: (event: unknown) => streamed.push(event) },
   );
   expect(message.stopReason).toBe('stop');
   expect(fake.requests).toHaveLength(3);
+  // The live stream (as a job's model call has it) got the answer that came through.
+  expect(JSON.stringify(streamed)).toContain('done');
   const [first, second, third] = fake.requests.map((recorded) => recorded.at) as [
     number,
     number,
@@ -125,4 +129,35 @@ test('a paced provider: a refusal fails the attempt at once (the retry goes thro
   expect(delay).toBeLessThan(1500);
   // The other calls of this process to the provider wait out what it asked for.
   expect(pauses.remaining('openai-compatible')).toBeGreaterThan(500);
+});
+
+test('a request that failed after streaming part of an answer is not sent again by the attempt', async () => {
+  // Part of an answer, then a transient error naming a wait: the live stream has shown the part.
+  const [first] = chatStream({ finishReason: 'stop', text: [] });
+  fake.reply(
+    sseReply([
+      first!,
+      { data: first!.data.replace('"content":""', '"content":"Half an ans"') },
+      {
+        data: JSON.stringify({
+          error: {
+            message: 'The server is overloaded (server_error), please try again in 1s',
+            type: 'server_error',
+          },
+        }),
+      },
+    ]),
+    answer(),
+  );
+  const streamed: unknown[] = [];
+  const failure = await new MockActivityEnvironment()
+    .run(callModel, { model: MODEL, request }, noProviderPauses, {
+      onStreamEvent: (event: unknown) => streamed.push(event),
+    })
+    .catch((error: unknown) => error);
+  expect(streamed.some((event) => JSON.stringify(event).includes('Half an ans'))).toBe(true);
+  expect(fake.requests).toHaveLength(1);
+  expect(failure).toBeInstanceOf(ApplicationFailure);
+  expect((failure as ApplicationFailure).nonRetryable).toBe(false);
+  expect(Number((failure as ApplicationFailure).nextRetryDelay)).toBeGreaterThanOrEqual(1000);
 });
