@@ -172,11 +172,11 @@ export async function callModel(
           });
         } catch (error) {
           const refused = askedToWait(error);
-          if (!refused || signal.aborted || streamedPart) throw error;
+          if (!refused || signal.aborted) throw error;
           pauses.pause(providerName, refused.waitMs);
           const wait = rateLimitWaitMs(refused.waitMs, refusals);
           refusals += 1;
-          if (paced || waitedMs + wait > LONGEST_WAIT_IN_CALL_MS) {
+          if (streamedPart || paced || waitedMs + wait > LONGEST_WAIT_IN_CALL_MS) {
             throw retriedAfter(refused.failure, wait);
           }
           await abortableSleep(wait, signal);
