@@ -8,7 +8,9 @@ import type { ObjectRef } from '../store/references.js';
 import { loadTranscriptFrom, type TranscriptInput } from '../transcript/model-context.js';
 import type { ReadObject } from '../transcript/transcript-nodes.js';
 import type { CompactedContext } from '../workflows/job-types.js';
+import { providerOf } from '../workflows/model-task-queue.js';
 import { callModel } from './call-model.js';
+import type { ProviderPauses } from './provider-pauses.js';
 import { withStoreRetry } from './store-retry.js';
 
 /** Error type of a summary the model did not give; the job goes on with its whole context. */
@@ -52,7 +54,12 @@ function sumTokens(messages: readonly Message[]): number {
  * and stores the summary as a user message. Nothing to cut: no model call, `compacted: false`.
  * The transcript is not changed: it keeps every message for readers.
  */
-export function makeCompactContext(store: JobStore, read: ReadObject) {
+export function makeCompactContext(
+  store: JobStore,
+  read: ReadObject,
+  pauses?: ProviderPauses,
+  pacedProviders: ReadonlySet<string> = new Set(),
+) {
   return async function compactContext(input: CompactContextInput): Promise<CompactContextResult> {
     const start = input.context?.keptFrom ?? 0;
     const { messages, earlierSummary } = await withStoreRetry(async () => ({
@@ -64,16 +71,21 @@ export function makeCompactContext(store: JobStore, read: ReadObject) {
     const cut = chooseCutPoint(messages, input.keepRecentTokens);
     if (cut === undefined) return { compacted: false };
 
-    const answer = await callModel({
-      model: input.model,
-      callIndex: input.callIndex,
-      request: summaryRequest(
-        messages.slice(0, cut),
-        earlierSummary,
-        input.maximumInputTokens * CHARACTERS_PER_TOKEN,
-        Date.now(),
-      ),
-    });
+    // The provider's pause and pacing apply to the summary call as to a turn's.
+    const answer = await callModel(
+      {
+        model: input.model,
+        callIndex: input.callIndex,
+        request: summaryRequest(
+          messages.slice(0, cut),
+          earlierSummary,
+          input.maximumInputTokens * CHARACTERS_PER_TOKEN,
+          Date.now(),
+        ),
+      },
+      pauses,
+      { paced: pacedProviders.has(providerOf(input.model)) },
+    );
     const summary = textOf(answer).trim();
     if (answer.stopReason === 'error' || answer.stopReason === 'aborted' || summary === '') {
       throw ApplicationFailure.nonRetryable(

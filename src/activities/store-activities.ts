@@ -230,7 +230,7 @@ export function createStoreActivities(
     callModelWithStore,
     callModelUnlessPaced,
     executeToolWithStore,
-    compactContext: makeCompactContext(store, read),
+    compactContext: makeCompactContext(store, read, pauses, pacedProviders),
     recordProgress: makeRecordProgress(store),
   };
 }
