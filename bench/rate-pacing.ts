@@ -38,6 +38,11 @@ interface SideSettings {
   pauseOnRetryAfter: boolean;
 }
 
+const UNPACED: SideSettings = { paced: false, pauseOnRetryAfter: false };
+/** What a worker does unless told otherwise. */
+const DEFAULTS: SideSettings = { paced: false, pauseOnRetryAfter: true };
+const PACED: SideSettings = { paced: true, pauseOnRetryAfter: true };
+
 /**
  * One side: `jobs` jobs of one model call each, started at once, against a fresh provider
  * limited to `providerRate` requests a second, on a fresh task queue and worker.
@@ -121,8 +126,9 @@ async function measure(
  * Rate pacing: many jobs against one provider limit, unpaced (neither a rate nor the Retry-After
  * pause: every job calls at once and waits out its own refusals), with the worker's defaults (no
  * rate, the Retry-After pause) and paced (the provider's task queue limited to its rate,
- * Retry-After pausing the provider), in the same process against the same dev server (Temporal's default of 4 partitions per task queue); then paced again against a
- * dev server with one partition per task queue (`onePartition`), where the limit is exact.
+ * Retry-After pausing the provider), in the same process against the same dev server
+ * (Temporal's default of 4 partitions per task queue); then paced again against a dev server
+ * with one partition per task queue (`onePartition`), where the limit is exact.
  */
 export async function benchRatePacing(
   environment: TestWorkflowEnvironment,
@@ -132,21 +138,9 @@ export async function benchRatePacing(
 ) {
   // pi-ai is loaded on the first model call; load it now so it does not delay the first side.
   await import('@mariozechner/pi-ai');
-  const unpaced = await measure(environment, store, scenario, {
-    paced: false,
-    pauseOnRetryAfter: false,
-  });
-  const defaults = await measure(environment, store, scenario, {
-    paced: false,
-    pauseOnRetryAfter: true,
-  });
-  const paced = await measure(environment, store, scenario, {
-    paced: true,
-    pauseOnRetryAfter: true,
-  });
-  const pacedOnePartition = await measure(onePartition, store, scenario, {
-    paced: true,
-    pauseOnRetryAfter: true,
-  });
+  const unpaced = await measure(environment, store, scenario, UNPACED);
+  const defaults = await measure(environment, store, scenario, DEFAULTS);
+  const paced = await measure(environment, store, scenario, PACED);
+  const pacedOnePartition = await measure(onePartition, store, scenario, PACED);
   return { scenario, unpaced, defaults, paced, pacedOnePartition };
 }

@@ -142,8 +142,6 @@ export async function callModel(
       nextRetryDelay: paused,
     });
   };
-  const first = pausedTooLong(0);
-  if (first) throw first;
   let message: AssistantMessage;
   try {
     message = await heartbeatWhile(async () => {
@@ -151,6 +149,8 @@ export async function callModel(
       let refusals = Math.max(0, context.info.attempt - 1);
       let waitedMs = 0;
       for (;;) {
+        const paused = pausedTooLong(waitedMs);
+        if (paused) throw paused;
         const pauseStarted = Date.now();
         await pauses.waitFor(providerName, signal);
         waitedMs += Date.now() - pauseStarted;
@@ -181,8 +181,6 @@ export async function callModel(
           }
           await abortableSleep(wait, signal);
           waitedMs += wait;
-          const paused = pausedTooLong(waitedMs);
-          if (paused) throw paused;
         }
       }
     });
