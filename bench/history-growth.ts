@@ -55,6 +55,15 @@ export interface GrowingJobMeasure {
   storeBytesPerTurn: number;
 }
 
+/** The tools a job offers the model: the no-op tool alone, or with the built-in tools too. */
+export type OfferedTools = 'noop' | 'noop and built-in';
+
+const OFFERED_TOOLS: Record<OfferedTools, string[]> = {
+  noop: ['noop'],
+  // A real job's setup: the built-in tools' schemas are about 3 KB.
+  'noop and built-in': ['noop', 'read', 'write', 'edit', 'ls', 'bash'],
+};
+
 /**
  * Runs one job of `turns` tool turns (plus the final answer), each adding about `textBytes` of
  * text, alone on the worker; the store's growth over the job is the job's store bytes.
@@ -65,6 +74,7 @@ export async function measureGrowingJob(
   store: FileJobStore,
   turns: number,
   textBytes: number,
+  offered: OfferedTools = 'noop',
 ): Promise<GrowingJobMeasure> {
   const folder = mkdtempSync(join(tmpdir(), 'dar-bench-history-'));
   const script = writeGrowingScript(folder, turns, textBytes);
@@ -73,7 +83,7 @@ export async function measureGrowingJob(
   const started = performance.now();
   const job = await startJob(
     environment.client,
-    { prompt: 'go', model: `scripted:${script}`, workspace: folder, tools: ['noop'] },
+    { prompt: 'go', model: `scripted:${script}`, workspace: folder, tools: OFFERED_TOOLS[offered] },
     { taskQueue, workflowId },
   );
   const result = (await job.handle.result()) as AgentJobResult;
@@ -124,10 +134,19 @@ export async function benchHistoryGrowth(
   for (const turns of turnCounts) {
     rows.push(await measureGrowingJob(environment, taskQueue, store, turns, 200));
   }
+  // A real job's setup (system prompt and the built-in tools) at the two smallest sizes: stored
+  // once a run, it adds about as much history per turn as the no-op tool's does.
+  const withBuiltinTools = [];
+  for (const turns of turnCounts.slice(0, 2)) {
+    withBuiltinTools.push(
+      await measureGrowingJob(environment, taskQueue, store, turns, 200, 'noop and built-in'),
+    );
+  }
   const first = rows[0];
   const last = rows.at(-1);
   return {
     rows,
+    withBuiltinTools,
     // Targets: at most 1.5x at the largest size; the largest payload under 64 KB everywhere.
     historyBytesPerTurnRatio:
       first && last ? ratio(last.historyBytesPerTurn, first.historyBytesPerTurn) : 'n/a',

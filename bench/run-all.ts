@@ -134,6 +134,7 @@ async function historyGrowth(): Promise<void> {
     'History growth (one job per size, all runs of it; store bytes for the job)',
     growth.rows,
   );
+  section('History growth, the job offering the built-in tools as well', growth.withBuiltinTools);
   section('History growth ratios (largest size / smallest)', {
     historyBytesPerTurn: growth.historyBytesPerTurnRatio,
     storeBytesPerTurn: growth.storeBytesPerTurnRatio,

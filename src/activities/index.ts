@@ -11,7 +11,9 @@ import { createUserToolActivities } from './user-tool-activities.js';
 export type { CallModelInput } from './call-model.js';
 export type { ExecuteToolInput } from './execute-tool.js';
 export type {
+  CallModelOnStoredSetupInput,
   CallModelWithStoreInput,
+  CallModelWithStoreResult,
   ExecuteToolWithStoreInput,
   ModelCallLeftToPacing,
   RecordProgressInput,

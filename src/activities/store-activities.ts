@@ -20,6 +20,8 @@ import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import type { ToolExecutionContext } from '../tools/tool-implementation.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 import { providerOf } from '../workflows/model-task-queue.js';
+import type { ObjectRef } from '../store/references.js';
+import { isModelSetup, worthStoring, type ModelSetup } from './model-setup.js';
 
 export type { TranscriptInput } from '../transcript/model-context.js';
 
@@ -38,6 +40,17 @@ export interface CallModelWithStoreInput {
   turn?: number;
 }
 
+/**
+ * `callModelOnStoredSetup`'s input: the system prompt and the tools by the reference of a
+ * setup an earlier call of the run stored (`CallModelWithStoreResult.setupRef`).
+ */
+export type CallModelOnStoredSetupInput = Omit<
+  CallModelWithStoreInput,
+  'systemPrompt' | 'tools'
+> & {
+  setupRef: ObjectRef;
+};
+
 export interface CallModelWithStoreResult {
   /** The answer's thin form: tool calls, stop reason, usage, and the stored whole's reference. */
   message: AssistantMessage;
@@ -53,6 +66,12 @@ export interface CallModelWithStoreResult {
    * them on its own queue (eager start, no pacing to honour) when it does not.
    */
   providerPaced?: boolean;
+  /**
+   * The stored setup's reference (system prompt and tools), when the setup is large enough to
+   * be worth storing (`SETUP_BY_REFERENCE_FROM_CHARACTERS`): the run's later calls with the same
+   * setup send it instead, through `callModelOnStoredSetup`.
+   */
+  setupRef?: ObjectRef;
 }
 
 /**
@@ -116,9 +135,45 @@ export function createStoreActivities(
   const objects = objectCache(store);
   const read = objects.read;
 
-  /** The model call of one turn (R1), on the stored transcript. */
+  /**
+   * The model call of one turn (R1), on the stored transcript, with its setup by value: a setup
+   * worth storing is stored beside the answer, and its reference returned.
+   */
   async function callModelWithStore(
     input: CallModelWithStoreInput,
+  ): Promise<CallModelWithStoreResult> {
+    const { systemPrompt, tools, ...call } = input;
+    const setup = { systemPrompt, tools };
+    return modelCall(call, setup, worthStoring(setup) ? undefined : null);
+  }
+
+  /**
+   * The model call of one turn with its setup by reference. A name of its own, so that a worker
+   * of an earlier release, which would make the call without a system prompt or tools, never
+   * makes it: it fails the task as not registered, and the workflow sends the setup by value.
+   */
+  async function callModelOnStoredSetup(
+    input: CallModelOnStoredSetupInput,
+  ): Promise<CallModelWithStoreResult> {
+    const { setupRef, ...call } = input;
+    const setup = await withStoreRetry(() => read(setupRef));
+    if (!isModelSetup(setup)) {
+      throw ApplicationFailure.nonRetryable(
+        `Stored model setup ${setupRef} is not a system prompt with tools`,
+        'JobStoreError',
+      );
+    }
+    return modelCall(call, setup, setupRef);
+  }
+
+  /**
+   * One model call. `setupRef`: the setup's reference when it is stored already, `undefined`
+   * to store it with the answer, `null` to leave it unstored (too small to be worth it).
+   */
+  async function modelCall(
+    input: Omit<CallModelWithStoreInput, 'systemPrompt' | 'tools'>,
+    setup: ModelSetup,
+    setupRef: ObjectRef | null | undefined,
   ): Promise<CallModelWithStoreResult> {
     const messages = await withStoreRetry(() =>
       loadModelContext(read, input.transcript, input.context),
@@ -141,7 +196,7 @@ export function createStoreActivities(
         {
           model: input.model,
           callIndex: input.callIndex,
-          request: { systemPrompt: input.systemPrompt, messages, tools: input.tools },
+          request: { systemPrompt: setup.systemPrompt, messages, tools: setup.tools },
         },
         pauses,
         {
@@ -161,7 +216,11 @@ export function createStoreActivities(
     // The answer, then the node that appends it: the node names the answer by the reference
     // the store gives it (an encrypting store's differs from the plain content's hash).
     return withStoreRetry(async () => {
-      const message = thinAssistantMessage(answer, await objects.putObject(answer));
+      const [answerRef, storedSetupRef] = await Promise.all([
+        objects.putObject(answer),
+        setupRef === undefined ? objects.putObject(setup) : setupRef,
+      ]);
+      const message = thinAssistantMessage(answer, answerRef);
       const transcript = await appendToTranscript(objects, input.transcript.pointer, [
         ...input.transcript.unstored,
         message,
@@ -172,6 +231,7 @@ export function createStoreActivities(
         estimatedContextTokens,
         ...(contextWindow === undefined ? {} : { contextWindow }),
         providerPaced: pacedProviders.has(providerOf(input.model)),
+        ...(storedSetupRef === null ? {} : { setupRef: storedSetupRef }),
       };
     });
   }
@@ -228,6 +288,7 @@ export function createStoreActivities(
 
   return {
     callModelWithStore,
+    callModelOnStoredSetup,
     callModelUnlessPaced,
     executeToolWithStore,
     compactContext: makeCompactContext(store, read, pauses, pacedProviders),

@@ -3,8 +3,11 @@ import {
   ApplicationFailure,
   proxyActivities,
   workflowInfo,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentActivities, CallModelWithStoreInput } from '../activities/index.js';
+import type { ToolDescriptor } from '../core/index.js';
+import type { ObjectRef } from '../store/references.js';
 import { modelActivityOptions } from './activity-options.js';
 import { MODEL_TASK_QUEUE_PATCH, modelTaskQueue } from './model-task-queue.js';
 import {
@@ -15,6 +18,7 @@ import {
 
 type CallModel = AgentActivities['callModelWithStore'];
 type CallModelUnlessPaced = AgentActivities['callModelUnlessPaced'];
+type CallModelOnStoredSetup = AgentActivities['callModelOnStoredSetup'];
 
 /** The answer of a model call the workflow made. */
 export type ModelCallResult = Awaited<ReturnType<CallModel>>;
@@ -27,6 +31,9 @@ interface ModelQueues {
   paced: CallModel;
   /** On the job's own task queue. */
   unpaced: CallModel;
+  /** `paced` and `unpaced` with the setup by reference. */
+  pacedOnSetup: CallModelOnStoredSetup;
+  unpacedOnSetup: CallModelOnStoredSetup;
   /** Whether the calls follow what each answer says of its worker's pacing (`2026-12d`). */
   followsPacing: boolean;
   /** A first call that the worker makes only when it does not pace the provider (`2026-12e`). */
@@ -42,43 +49,53 @@ function isUnknownActivity(error: unknown): boolean {
   );
 }
 
+/**
+ * The options of an activity that a worker of an earlier release does not have: "not
+ * registered" is final at once (the workflow then makes the call the earlier way).
+ */
+function newerActivityOptions(taskQueue?: string): ActivityOptions {
+  return {
+    ...modelActivityOptions,
+    ...(taskQueue === undefined ? {} : { taskQueue }),
+    retry: {
+      ...modelActivityOptions.retry,
+      nonRetryableErrorTypes: [
+        ...(modelActivityOptions.retry?.nonRetryableErrorTypes ?? []),
+        'NotFoundError',
+      ],
+    },
+  };
+}
+
 function modelQueues(model: string, features: ReleaseFeatures): ModelQueues {
   if (!features.has(MODEL_TASK_QUEUE_PATCH)) {
     const { callModelWithStore } = proxyActivities<AgentActivities>(modelActivityOptions);
+    const { callModelOnStoredSetup } = proxyActivities<AgentActivities>(newerActivityOptions());
     return {
       paced: callModelWithStore,
       unpaced: callModelWithStore,
+      pacedOnSetup: callModelOnStoredSetup,
+      unpacedOnSetup: callModelOnStoredSetup,
       followsPacing: false,
       unlessPaced: undefined,
     };
   }
   const jobQueue = workflowInfo().taskQueue;
-  const onJobQueue = proxyActivities<AgentActivities>({
-    ...modelActivityOptions,
-    taskQueue: jobQueue,
-  });
-  const unlessPaced = features.has(FIRST_MODEL_CALL_UNLESS_PACED_FEATURE)
-    ? proxyActivities<AgentActivities>({
-        ...modelActivityOptions,
-        taskQueue: jobQueue,
-        retry: {
-          ...modelActivityOptions.retry,
-          // A worker of an earlier release: the call goes to the provider's queue at once.
-          nonRetryableErrorTypes: [
-            ...(modelActivityOptions.retry?.nonRetryableErrorTypes ?? []),
-            'NotFoundError',
-          ],
-        },
-      }).callModelUnlessPaced
-    : undefined;
+  const providerQueue = modelTaskQueue(jobQueue, model);
+  const newerOnJobQueue = proxyActivities<AgentActivities>(newerActivityOptions(jobQueue));
   return {
-    paced: proxyActivities<AgentActivities>({
-      ...modelActivityOptions,
-      taskQueue: modelTaskQueue(jobQueue, model),
-    }).callModelWithStore,
-    unpaced: onJobQueue.callModelWithStore,
+    paced: proxyActivities<AgentActivities>({ ...modelActivityOptions, taskQueue: providerQueue })
+      .callModelWithStore,
+    unpaced: proxyActivities<AgentActivities>({ ...modelActivityOptions, taskQueue: jobQueue })
+      .callModelWithStore,
+    pacedOnSetup: proxyActivities<AgentActivities>(newerActivityOptions(providerQueue))
+      .callModelOnStoredSetup,
+    unpacedOnSetup: newerOnJobQueue.callModelOnStoredSetup,
     followsPacing: features.has(UNPACED_MODEL_CALLS_FEATURE),
-    unlessPaced,
+    // A worker of an earlier release: the call goes to the provider's queue at once.
+    unlessPaced: features.has(FIRST_MODEL_CALL_UNLESS_PACED_FEATURE)
+      ? newerOnJobQueue.callModelUnlessPaced
+      : undefined,
   };
 }
 
@@ -93,10 +110,21 @@ function modelQueues(model: string, features: ReleaseFeatures): ModelQueues {
  * worker that paces the provider answers without calling (then the call goes to the provider's
  * queue): an unpaced job never waits in the provider's queue, a paced one pays one short
  * activity a run.
+ *
+ * A setup (system prompt and tools) large enough to be worth storing is stored by the call
+ * that first sends it, whose answer names it (`setupRef`); the run's later calls with the same
+ * setup send the reference through `callModelOnStoredSetup`, so history holds the setup once a
+ * run instead of once a call. Decided by the answers alone (recorded in history), so replay
+ * makes the same calls; histories whose answers never named a setup replay as recorded.
  */
 export function modelCalls(model: string, features: ReleaseFeatures) {
   let queues: ModelQueues | undefined;
   let pacing: Pacing = 'unknown';
+  /** The setup an answer of this run said is stored, as the calls sent it. */
+  let storedSetup:
+    { systemPrompt: string; tools: readonly ToolDescriptor[]; ref: ObjectRef } | undefined;
+  /** A worker of an earlier release did not know `callModelOnStoredSetup`: by value from then. */
+  let setupByValueOnly = false;
 
   function heard(answerPaced: boolean | undefined): void {
     // Absent: a worker of an earlier release, which treats every provider as paced.
@@ -118,6 +146,31 @@ export function modelCalls(model: string, features: ReleaseFeatures) {
     return paced(input);
   }
 
+  /** The stored setup's reference when `input` has that setup (the same objects), else none. */
+  function storedSetupOf(input: CallModelWithStoreInput): ObjectRef | undefined {
+    if (setupByValueOnly || storedSetup === undefined) return undefined;
+    const same =
+      storedSetup.systemPrompt === input.systemPrompt && storedSetup.tools === input.tools;
+    return same ? storedSetup.ref : undefined;
+  }
+
+  async function onQueue(
+    byValue: CallModel,
+    onSetup: CallModelOnStoredSetup,
+    input: CallModelWithStoreInput,
+  ): Promise<ModelCallResult> {
+    const setupRef = storedSetupOf(input);
+    if (setupRef === undefined) return byValue(input);
+    const { systemPrompt, tools, ...call } = input;
+    try {
+      return await onSetup({ ...call, setupRef });
+    } catch (error) {
+      if (!isUnknownActivity(error)) throw error;
+      setupByValueOnly = true;
+      return byValue({ ...call, systemPrompt, tools });
+    }
+  }
+
   return {
     /**
      * The next call of the run. Chosen when the call is about to be made (the patch of the
@@ -128,11 +181,19 @@ export function modelCalls(model: string, features: ReleaseFeatures) {
       const chosen = (queues ??= modelQueues(model, features));
       return async (input) => {
         let answer: ModelCallResult;
-        if (pacing === 'unpaced') answer = await chosen.unpaced(input);
-        else if (pacing === 'unknown' && chosen.unlessPaced) {
+        if (pacing === 'unpaced') {
+          answer = await onQueue(chosen.unpaced, chosen.unpacedOnSetup, input);
+        } else if (pacing === 'unknown' && chosen.unlessPaced) {
           answer = await firstUnlessPaced(chosen.unlessPaced, chosen.paced, input);
-        } else answer = await chosen.paced(input);
+        } else answer = await onQueue(chosen.paced, chosen.pacedOnSetup, input);
         heard(answer.providerPaced);
+        if (answer.setupRef !== undefined) {
+          storedSetup = {
+            systemPrompt: input.systemPrompt,
+            tools: input.tools,
+            ref: answer.setupRef,
+          };
+        }
         return answer;
       };
     },

@@ -1,3 +1,5 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { AgentJob } from '../../../src/client/job-client.js';
@@ -6,6 +8,8 @@ import { createAgentWorker } from '../../../src/worker/agent-worker.js';
 import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { ModelPacing } from '../../../src/worker/model-pacing.js';
 import { createActivities } from '../../../src/activities/index.js';
+import { SETUP_BY_REFERENCE_FROM_CHARACTERS } from '../../../src/activities/model-setup.js';
+import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { builtinTools } from '../../../src/tools/index.js';
 import { MODEL_CALL_ACTIVITIES } from '../../../src/workflows/model-call-activities.js';
 import { providerTaskQueue } from '../../../src/workflows/model-task-queue.js';
@@ -53,21 +57,66 @@ async function startWorker(
   return taskQueue;
 }
 
+/** A worker's activities as a worker of an earlier release has them: without `activity`. */
+function activitiesWithout(activity: string): WorkerOptions['activities'] {
+  return Object.fromEntries(
+    Object.entries(createActivities(Object.values(builtinTools), store)).filter(
+      ([name]) => name !== activity,
+    ),
+  );
+}
+
 /** A job of three model calls: two tool turns and a final answer. */
-async function threeCallJob(taskQueue: string): Promise<AgentJob> {
+async function threeCallJob(taskQueue: string, systemPrompt?: string): Promise<AgentJob> {
+  return (await threeCallJobSeen(taskQueue, systemPrompt)).job;
+}
+
+/** `threeCallJob`, with what the scripted model was sent on each call. */
+async function threeCallJobSeen(
+  taskQueue: string,
+  systemPrompt?: string,
+): Promise<{ job: AgentJob; requests: { systemPrompt: string; tools: { name: string }[] }[] }> {
   const workspace = temporaryFolder('dar-model-queue-');
   const model = scriptedModel(temporaryFolder(), [
     { stopReason: 'toolUse', content: [toolCall('l1', 'ls', {})] },
     { stopReason: 'toolUse', content: [toolCall('l2', 'ls', {})] },
     { stopReason: 'stop', content: [text('listed twice')] },
   ]);
+  const requestsFolder = scriptedRequestsFolder(model.slice('scripted:'.length));
+  mkdirSync(requestsFolder);
   const job = await startTestJob(
     { environment, taskQueue, store },
-    jobInput({ model, workspace, tools: ['ls'] }),
+    jobInput({ model, workspace, tools: ['ls'], ...(systemPrompt ? { systemPrompt } : {}) }),
   );
   const result = await job.result();
   expect(result.status.stopReason).toBe('stop');
-  return job;
+  const requests = [0, 1, 2].map(
+    (call) =>
+      JSON.parse(readFileSync(join(requestsFolder, `${call}.json`), 'utf8')) as {
+        systemPrompt: string;
+        tools: { name: string }[];
+      },
+  );
+  return { job, requests };
+}
+
+/** A system prompt that makes the setup worth storing. */
+const LONG_SYSTEM_PROMPT = 'Work carefully and say what you did. '.repeat(
+  Math.ceil((2 * SETUP_BY_REFERENCE_FROM_CHARACTERS) / 37),
+);
+
+/** The input of each model activity the job scheduled, as JSON, and its size in bytes. */
+async function modelCallInputs(
+  job: AgentJob,
+): Promise<{ input: Record<string, unknown>; bytes: number }[]> {
+  const history = await environment.client.workflow.getHandle(job.workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (!MODEL_CALL_ACTIVITIES.has(scheduled?.activityType?.name ?? '')) return [];
+    const data = scheduled?.input?.payloads?.[0]?.data ?? new Uint8Array();
+    const input = JSON.parse(Buffer.from(data).toString('utf8')) as Record<string, unknown>;
+    return [{ input, bytes: data.length }];
+  });
 }
 
 /** Each model activity the job scheduled, in order: `<activity type> on <task queue>`. */
@@ -163,12 +212,7 @@ test('a paced provider: the worker leaves the first call to its queue, where eve
 });
 
 test('a worker of an earlier release (no callModelUnlessPaced): the first call goes to the provider queue at once', async () => {
-  const earlierRelease = Object.fromEntries(
-    Object.entries(createActivities(Object.values(builtinTools), store)).filter(
-      ([name]) => name !== 'callModelUnlessPaced',
-    ),
-  );
-  const taskQueue = await startWorker({}, earlierRelease);
+  const taskQueue = await startWorker({}, activitiesWithout('callModelUnlessPaced'));
   const job = await threeCallJob(taskQueue);
 
   expect(await modelCallQueues(job)).toEqual([
@@ -184,4 +228,81 @@ test('a worker of an earlier release (no callModelUnlessPaced): the first call g
     'called',
     'called',
   ]);
+});
+
+test('a setup over the threshold (system prompt and tools) is stored once: later calls of the run send its reference', async () => {
+  const taskQueue = await startWorker({});
+  const { job, requests } = await threeCallJobSeen(taskQueue, LONG_SYSTEM_PROMPT);
+
+  expect(await modelCallQueues(job)).toEqual([
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelOnStoredSetup on ${taskQueue}`,
+    `callModelOnStoredSetup on ${taskQueue}`,
+  ]);
+  // R1: every call was made with the job's system prompt and tools.
+  for (const request of requests) {
+    expect(request.systemPrompt).toBe(LONG_SYSTEM_PROMPT);
+    expect(request.tools.map((tool) => tool.name)).toEqual(['ls']);
+  }
+  // History holds the setup once: the later inputs carry its reference, not the prompt.
+  const [first, ...later] = await modelCallInputs(job);
+  expect(first?.input['systemPrompt']).toBe(LONG_SYSTEM_PROMPT);
+  expect(first?.bytes).toBeGreaterThan(LONG_SYSTEM_PROMPT.length);
+  for (const { input, bytes } of later) {
+    expect(input['systemPrompt']).toBeUndefined();
+    expect(input['tools']).toBeUndefined();
+    expect(bytes).toBeLessThan(SETUP_BY_REFERENCE_FROM_CHARACTERS);
+    expect(await store.getObject(input['setupRef'] as `sha256:${string}`)).toMatchObject({
+      systemPrompt: LONG_SYSTEM_PROMPT,
+      tools: [{ name: 'ls' }],
+    });
+  }
+});
+
+test('a small setup rides by value in every call (no store write for it)', async () => {
+  const taskQueue = await startWorker({});
+  const { job, requests } = await threeCallJobSeen(taskQueue);
+
+  const inputs = await modelCallInputs(job);
+  expect(inputs.map(({ input }) => input['setupRef'])).toEqual([undefined, undefined, undefined]);
+  expect(inputs.map(({ input }) => input['systemPrompt'])).toEqual(
+    requests.map((request) => request.systemPrompt),
+  );
+});
+
+test('a paced provider: the stored setup goes by reference on the provider queue too', async () => {
+  const taskQueue = await startWorker({ scripted: { concurrency: 4 } });
+  const { job, requests } = await threeCallJobSeen(taskQueue, LONG_SYSTEM_PROMPT);
+
+  const provider = providerTaskQueue(taskQueue, 'scripted');
+  expect(await modelCallQueues(job)).toEqual([
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelWithStore on ${provider}`,
+    `callModelOnStoredSetup on ${provider}`,
+    `callModelOnStoredSetup on ${provider}`,
+  ]);
+  expect(requests.map((request) => request.systemPrompt)).toEqual(
+    Array(3).fill(LONG_SYSTEM_PROMPT),
+  );
+});
+
+test('a worker of an earlier release (no callModelOnStoredSetup): the call is made again with the setup by value', async () => {
+  const taskQueue = await startWorker({}, activitiesWithout('callModelOnStoredSetup'));
+  const { job, requests } = await threeCallJobSeen(taskQueue, LONG_SYSTEM_PROMPT);
+
+  expect(await modelCallQueues(job)).toEqual([
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelOnStoredSetup on ${taskQueue}`,
+    `callModelWithStore on ${taskQueue}`,
+    `callModelWithStore on ${taskQueue}`,
+  ]);
+  expect(await modelActivityOutcomes(job)).toEqual([
+    'called',
+    'failed: NotFoundError',
+    'called',
+    'called',
+  ]);
+  expect(requests.map((request) => request.systemPrompt)).toEqual(
+    Array(3).fill(LONG_SYSTEM_PROMPT),
+  );
 });

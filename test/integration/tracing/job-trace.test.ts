@@ -168,9 +168,10 @@ test('tracing: one trace per job, a span per turn holding its model call (model,
     'RunActivity:callModelUnlessPaced',
     'StartActivity:callModelUnlessPaced',
   ]);
+  // The next with the run's stored setup (the built-in tools' schemas pass the threshold).
   expect(ancestors(modelCalls[1]!).slice(0, 2)).toEqual([
-    'RunActivity:callModelWithStore',
-    'StartActivity:callModelWithStore',
+    'RunActivity:callModelOnStoredSetup',
+    'StartActivity:callModelOnStoredSetup',
   ]);
 
   // Tool calls: in turn 1, with the tool and its outcome.
