@@ -18,6 +18,7 @@ import { DAR_PHASES } from '../../src/workflows/search-attributes.js';
 import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
+import { SETUP_BY_REFERENCE_FROM_CHARACTERS } from '../../src/activities/model-setup.js';
 
 /**
  * R23: histories recorded from real runs (test/fixtures/histories) replay with the current
@@ -47,6 +48,7 @@ interface RecordedHistory {
     activityTaskScheduledEventAttributes?: {
       activityType?: { name?: string };
       taskQueue?: { name?: string };
+      input?: { payloads?: { data?: string }[] };
     };
   }[];
 }
@@ -100,6 +102,23 @@ function modelCallQueues(fixture: string): string[] {
     if (!MODEL_CALL_ACTIVITIES.has(type)) return [];
     const queue = /-model-[a-z-]+$/.test(scheduled?.taskQueue?.name ?? '') ? 'provider' : 'job';
     return [`${type} on ${queue}`];
+  });
+}
+
+/** The input of each model call of a recorded history, as JSON, in order. */
+function modelCallInputs(fixture: string): { input: Record<string, unknown> }[] {
+  const history = JSON.parse(
+    readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+  ) as RecordedHistory;
+  return history.events.flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (!MODEL_CALL_ACTIVITIES.has(scheduled?.activityType?.name ?? '')) return [];
+    const data = scheduled?.input?.payloads?.[0]?.data ?? '';
+    const input = JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    return [{ input }];
   });
 }
 
@@ -175,6 +194,7 @@ test('R23: histories of each release-features release took its one patch and no 
     { prefix: 'features3-', patch: RELEASE_PATCHES[2] },
     { prefix: 'features4-', patch: RELEASE_PATCHES[1] },
     { prefix: 'features5-', patch: RELEASE_FEATURES_PATCH },
+    { prefix: 'features6-', patch: RELEASE_FEATURES_PATCH },
   ];
   const releasePatches = releases.map((release) => release.patch);
   for (const { prefix } of releases) {
@@ -203,7 +223,7 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
       running: false,
     });
   }
-  const current = fixtures.filter((name) => /^features[2-5]-/.test(name));
+  const current = fixtures.filter((name) => /^features[2-6]-/.test(name));
   for (const fixture of current) {
     const phases = publishedPhases(fixture);
     expect({ fixture, phases }).toEqual({
@@ -249,6 +269,37 @@ test('R23: release 2026-12d calls an unpaced model on its provider queue once, t
   }
 });
 
+test("R23: the current release sends a large setup by value in a run's first model call and by reference in the later ones", () => {
+  const release = fixtures.filter((name) => name.startsWith('features6-'));
+  expect(release.length).toBeGreaterThanOrEqual(11);
+  let byReference = 0;
+  for (const fixture of release) {
+    const calls = modelCallInputs(fixture);
+    const [first, ...later] = calls;
+    const setup = { systemPrompt: first?.input['systemPrompt'], tools: first?.input['tools'] };
+    const stored = JSON.stringify(setup).length >= SETUP_BY_REFERENCE_FROM_CHARACTERS;
+    const queues = modelCallQueues(fixture);
+    expect({ fixture, queues }).toEqual({
+      fixture,
+      queues: queues.map((_, index) =>
+        index === 0
+          ? 'callModelUnlessPaced on job'
+          : `${stored ? 'callModelOnStoredSetup' : 'callModelWithStore'} on job`,
+      ),
+    });
+    for (const { input } of later) {
+      expect(input['systemPrompt'] === undefined).toBe(stored);
+      if (stored) byReference += 1;
+    }
+  }
+  // The batch offers the five built-in tools: its later calls name the stored setup.
+  expect(modelCallQueues('features6-parallel-batch-with-policy-and-truncation')).toEqual([
+    'callModelUnlessPaced on job',
+    ...Array<string>(3).fill('callModelOnStoredSetup on job'),
+  ]);
+  expect(byReference).toBeGreaterThanOrEqual(3);
+});
+
 test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
   for (const fixture of fixtures) {
     expect({ fixture, userTools: recordedPatches(fixture).includes(USER_TOOLS_PATCH) }).toEqual({
@@ -286,6 +337,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'features3-parallel-batch-with-policy-and-truncation',
     'features4-parallel-batch-with-policy-and-truncation',
     'features5-parallel-batch-with-policy-and-truncation',
+    'features6-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

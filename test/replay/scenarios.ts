@@ -264,10 +264,20 @@ const releasePatchScenarios = jobStoreScenarios.filter(
  * third (`dar-features-2026-12c`, whose loop settles fewer promises; recording any of these again
  * now would record the current patch, so they are kept as they are), `features4-*` by the
  * fourth (`dar-features-2026-12d`, whose unpaced model calls go on the job's queue after the
- * first), `features5-*` by the current one (`dar-features-2026-12e`, whose first model call goes
- * on the job's queue unless its worker paces the provider).
+ * first), `features5-*` by the fifth (`dar-features-2026-12e`, whose first model call goes on
+ * the job's queue unless its worker paces the provider), `features6-*` by the current one (the
+ * same patch; a run's later model calls send a large setup by reference:
+ * `callModelOnStoredSetup`). Recording `features5-*` again now would record that too.
  */
-for (const prefix of ['features-', 'features2-', 'features3-', 'features4-', 'features5-']) {
+const releasePrefixes = [
+  'features-',
+  'features2-',
+  'features3-',
+  'features4-',
+  'features5-',
+  'features6-',
+];
+for (const prefix of releasePrefixes) {
   jobStoreScenarios.push(
     ...releasePatchScenarios.map((scenario) => ({
       ...scenario,
