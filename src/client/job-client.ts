@@ -8,6 +8,7 @@ import { LiveFilter } from './live-filter.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
+import { sendingPayload } from './payload-limit.js';
 import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import {
@@ -190,11 +191,15 @@ export class AgentJob {
   }
 
   steer(text: string): Promise<void> {
-    return this.handle.signal(steerSignal, text);
+    return sendingPayload('the steering message', text, () =>
+      this.handle.signal(steerSignal, text),
+    );
   }
 
   followUp(text: string): Promise<void> {
-    return this.handle.signal(followUpSignal, text);
+    return sendingPayload('the follow-up message', text, () =>
+      this.handle.signal(followUpSignal, text),
+    );
   }
 
   /** Cancelling is aborting (R21): running tools are stopped, the run ends with agent_end. */
@@ -287,13 +292,13 @@ export function startJob(
   input: AgentJobInput,
   options: StartJobOptions & { store?: JobStore } = {},
 ): Promise<AgentJob> {
-  return client.workflow
-    .start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {
+  return sendingPayload("the job's input", input, () =>
+    client.workflow.start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {
       taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
       workflowId: options.workflowId ?? `agent-${crypto.randomUUID()}`,
       args: [input],
-    })
-    .then((handle) => new AgentJob(handle, options.store));
+    }),
+  ).then((handle) => new AgentJob(handle, options.store));
 }
 
 export function getJob(client: Client, workflowId: string, store?: JobStore): AgentJob {

@@ -6,6 +6,7 @@ export {
   type FollowOptions,
   type StartJobOptions,
 } from '../client/job-client.js';
+export { PayloadTooLargeError } from '../client/payload-limit.js';
 export type {
   AgentJobInput,
   AgentJobResult,
