@@ -7,6 +7,7 @@ import { failureMessage } from './failure-message.js';
 import { modelCalls } from './model-calls.js';
 import { toolFailureMessage } from './tool-failure-message.js';
 import { compactIfNeeded } from './context-compaction.js';
+import { storeBeforeModelCall } from './large-messages.js';
 import { countModelAnswer } from './context-tokens.js';
 import { toolsPhase } from './approval-state.js';
 import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } from './job-state.js';
@@ -48,6 +49,8 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       progress.statusChanged();
       const makeModelCall = models.next();
       try {
+        // Large messages (follow-ups taken together) would pass the payload limit in the input.
+        if (storeBeforeModelCall(unstoredMessages(state))) await progress.flush();
         await compactIfNeeded(input, state, progress, features);
         const answer = await makeModelCall({
           jobId,

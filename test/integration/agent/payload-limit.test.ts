@@ -1,6 +1,11 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { getJob, startJob } from '../../../src/client/job-client.js';
 import { PayloadTooLargeError } from '../../../src/client/payload-limit.js';
+import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
+import { STORE_LARGE_MESSAGES_PATCH } from '../../../src/workflows/large-messages.js';
+import { MODEL_CALL_ACTIVITIES } from '../../../src/workflows/model-call-activities.js';
 import {
   jobInput,
   scriptedModel,
@@ -85,4 +90,55 @@ test('R20: a follow-up over the payload limit is refused; the job goes on and ta
 test('a failure that is not about size passes through unchanged', async () => {
   const missing = getJob(server.environment.client, uniqueName('no-such-job'), server.store);
   await expect(missing.steer('hello')).rejects.toBeInstanceOf(WorkflowNotFoundError);
+});
+
+test('R20: follow-ups that together pass the payload limit are stored before the model call that takes them all', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    // Slow enough for both follow-ups to be queued before the run ends.
+    { stopReason: 'stop', content: [text('first answer')], delayMs: 1500 },
+    { stopReason: 'stop', content: [text('read both')] },
+  ]);
+  mkdirSync(scriptedRequestsFolder(model.slice('scripted:'.length)));
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, keepOpenMs: 60_000, followUpMode: 'all' }),
+  );
+  const first = 'a'.repeat(1_200_000);
+  const second = 'b'.repeat(1_200_000);
+  await job.followUp(first);
+  await job.followUp(second);
+
+  // One turn takes both (2.4 MB together): the job goes on instead of failing its task.
+  await waitUntilWaiting(job, 2);
+  await job.cancel();
+  const transcript = await job.transcript();
+  expect(transcript.map((message) => message.role)).toEqual([
+    'user',
+    'assistant',
+    'user',
+    'user',
+    'assistant',
+  ]);
+  const seen = JSON.parse(
+    readFileSync(join(scriptedRequestsFolder(model.slice('scripted:'.length)), '1.json'), 'utf8'),
+  ) as { messages: { role: string; content: unknown }[] };
+  expect(JSON.stringify(seen.messages)).toContain(first);
+  expect(JSON.stringify(seen.messages)).toContain(second);
+
+  // History holds the second call's input small: the messages went to the store first.
+  const history = await server.environment.client.workflow.getHandle(job.workflowId).fetchHistory();
+  const modelInputs = (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (!MODEL_CALL_ACTIVITIES.has(scheduled?.activityType?.name ?? '')) return [];
+    return [scheduled?.input?.payloads?.[0]?.data?.length ?? 0];
+  });
+  expect(modelInputs).toHaveLength(2);
+  expect(modelInputs[1]).toBeLessThan(64 * 1024);
+  const markers = (history.events ?? []).flatMap((event) =>
+    (event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? []).map((payload) =>
+      Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'),
+    ),
+  );
+  expect(markers.join()).toContain(STORE_LARGE_MESSAGES_PATCH);
 });
