@@ -39,6 +39,13 @@ async function waitUntilWaiting(
   throw new Error(`job never waited after ${modelCalls} model calls`);
 }
 
+/** Once the kept-open job waits again after its second model call: cancels it, and its roles. */
+async function rolesAfterSecondRun(job: Awaited<ReturnType<typeof startTestJob>>) {
+  await waitUntilWaiting(job, 2);
+  await job.cancel();
+  return (await job.transcript()).map((message) => message.role);
+}
+
 test('a job input over the payload limit is refused with its size and what to do; no job starts', async () => {
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);
@@ -76,15 +83,7 @@ test('R20: a follow-up over the payload limit is refused; the job goes on and ta
   );
   await expect(job.steer(OVERSIZED)).rejects.toBeInstanceOf(PayloadTooLargeError);
   await job.followUp('a question of normal size');
-  await waitUntilWaiting(job, 2);
-  await job.cancel();
-  const transcript = await job.transcript();
-  expect(transcript.map((message) => message.role)).toEqual([
-    'user',
-    'assistant',
-    'user',
-    'assistant',
-  ]);
+  expect(await rolesAfterSecondRun(job)).toEqual(['user', 'assistant', 'user', 'assistant']);
 });
 
 test('a failure that is not about size passes through unchanged', async () => {
@@ -110,10 +109,7 @@ test('R20: follow-ups that together pass the payload limit are stored before the
   await job.followUp(second);
 
   // One turn takes both (2.4 MB together): the job goes on instead of failing its task.
-  await waitUntilWaiting(job, 2);
-  await job.cancel();
-  const transcript = await job.transcript();
-  expect(transcript.map((message) => message.role)).toEqual([
+  expect(await rolesAfterSecondRun(job)).toEqual([
     'user',
     'assistant',
     'user',
