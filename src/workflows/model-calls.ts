@@ -154,13 +154,23 @@ export function modelCalls(model: string, features: ReleaseFeatures) {
     return same ? storedSetup.ref : undefined;
   }
 
-  async function onQueue(
+  /** A call on one queue: by reference when its setup is stored (no extra promise when not). */
+  function onQueue(
     byValue: CallModel,
     onSetup: CallModelOnStoredSetup,
     input: CallModelWithStoreInput,
   ): Promise<ModelCallResult> {
     const setupRef = storedSetupOf(input);
     if (setupRef === undefined) return byValue(input);
+    return onStoredSetup(byValue, onSetup, input, setupRef);
+  }
+
+  async function onStoredSetup(
+    byValue: CallModel,
+    onSetup: CallModelOnStoredSetup,
+    input: CallModelWithStoreInput,
+    setupRef: ObjectRef,
+  ): Promise<ModelCallResult> {
     const { systemPrompt, tools, ...call } = input;
     try {
       return await onSetup({ ...call, setupRef });
