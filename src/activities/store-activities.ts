@@ -144,7 +144,7 @@ export function createStoreActivities(
   ): Promise<CallModelWithStoreResult> {
     const { systemPrompt, tools, ...call } = input;
     const setup = { systemPrompt, tools };
-    return modelCall(call, setup, worthStoring(setup) ? undefined : null);
+    return modelCall(call, setup, worthStoring(setup) ? 'store' : 'unstored');
   }
 
   /**
@@ -167,13 +167,13 @@ export function createStoreActivities(
   }
 
   /**
-   * One model call. `setupRef`: the setup's reference when it is stored already, `undefined`
-   * to store it with the answer, `null` to leave it unstored (too small to be worth it).
+   * One model call. `setupRef`: the setup's reference when it is stored already, `store` to
+   * store it with the answer, `unstored` to leave it out of the store (too small to be worth it).
    */
   async function modelCall(
     input: Omit<CallModelWithStoreInput, 'systemPrompt' | 'tools'>,
     setup: ModelSetup,
-    setupRef: ObjectRef | null | undefined,
+    setupRef: ObjectRef | 'store' | 'unstored',
   ): Promise<CallModelWithStoreResult> {
     const messages = await withStoreRetry(() =>
       loadModelContext(read, input.transcript, input.context),
@@ -218,7 +218,7 @@ export function createStoreActivities(
     return withStoreRetry(async () => {
       const [answerRef, storedSetupRef] = await Promise.all([
         objects.putObject(answer),
-        setupRef === undefined ? objects.putObject(setup) : setupRef,
+        setupRef === 'store' ? objects.putObject(setup) : setupRef,
       ]);
       const message = thinAssistantMessage(answer, answerRef);
       const transcript = await appendToTranscript(objects, input.transcript.pointer, [
@@ -231,7 +231,7 @@ export function createStoreActivities(
         estimatedContextTokens,
         ...(contextWindow === undefined ? {} : { contextWindow }),
         providerPaced: pacedProviders.has(providerOf(input.model)),
-        ...(storedSetupRef === null ? {} : { setupRef: storedSetupRef }),
+        ...(storedSetupRef === 'unstored' ? {} : { setupRef: storedSetupRef }),
       };
     });
   }

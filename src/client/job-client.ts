@@ -191,13 +191,13 @@ export class AgentJob {
   }
 
   steer(text: string): Promise<void> {
-    return sendingPayload('the steering message', text, () =>
+    return sendingPayload('The steering message', text, () =>
       this.handle.signal(steerSignal, text),
     );
   }
 
   followUp(text: string): Promise<void> {
-    return sendingPayload('the follow-up message', text, () =>
+    return sendingPayload('The follow-up message', text, () =>
       this.handle.signal(followUpSignal, text),
     );
   }
@@ -292,7 +292,7 @@ export function startJob(
   input: AgentJobInput,
   options: StartJobOptions & { store?: JobStore } = {},
 ): Promise<AgentJob> {
-  return sendingPayload("the job's input", input, () =>
+  return sendingPayload("The job's input", input, () =>
     client.workflow.start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {
       taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
       workflowId: options.workflowId ?? `agent-${crypto.randomUUID()}`,

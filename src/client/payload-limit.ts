@@ -8,14 +8,14 @@ export class PayloadTooLargeError extends Error {
   override readonly name = 'PayloadTooLargeError';
 
   constructor(
-    /** What was sent: `the job's input`, `the steering message`, ... */
+    /** What was sent, as a sentence starts: `The job's input`, `The steering message`, ... */
     readonly what: string,
     /** Its size as JSON, in bytes. */
     readonly bytes: number,
     options?: { cause?: unknown },
   ) {
     super(
-      `${capitalized(what)} is ${megabytes(bytes)} MB as JSON, over the Temporal server's ` +
+      `${what} is ${megabytes(bytes)} MB as JSON, over the Temporal server's ` +
         'payload limit (2 MB unless the server sets limit.blobSize.error). Put large ' +
         'material in the workspace as a file and ask the agent to read it.',
       options,
@@ -62,8 +62,4 @@ function jsonBytes(value: unknown): number {
 
 function megabytes(bytes: number): string {
   return (bytes / 1_000_000).toFixed(1);
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
