@@ -1,6 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AssistantMessage, ToolDescriptor, ToolExecutionResult } from '../core/index.js';
+import type {
+  AssistantMessage,
+  ToolDescriptor,
+  ToolExecutionResult,
+  UserMessage,
+} from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { isRetryableStoreError } from '../store/store-errors.js';
 import { estimateMessageTokens } from '../compaction/token-estimate.js';
@@ -292,15 +297,58 @@ export function createStoreActivities(
     callModelUnlessPaced,
     executeToolWithStore,
     compactContext: makeCompactContext(store, read, pauses, pacedProviders),
-    recordProgress: makeRecordProgress(store),
+    ...makeLocalActivities(store),
   };
 }
 
 /**
- * The progress recorder's local activity on its own: a worker that runs only workflows (to
- * answer a query) still runs the local activities of the workflow tasks it takes.
+ * The local activities on their own: a worker that runs only workflows (to answer a query)
+ * still runs the local activities of the workflow tasks it takes.
  */
-export function makeRecordProgress(store: JobStore) {
+export function makeLocalActivities(store: JobStore) {
+  return {
+    recordProgress: makeRecordProgress(store),
+    storeCarriedMessages: makeStoreCarriedMessages(store),
+  };
+}
+
+export interface StoreCarriedMessagesInput {
+  messages: UserMessage[];
+}
+
+export interface StoreCarriedMessagesResult {
+  /** The stored messages' references, in the order given. */
+  refs: string[];
+}
+
+/**
+ * Stores queued messages whole before a job continues as new, so that the next run's input
+ * carries their references (a local activity: its input never enters history). Idempotent:
+ * content addressing stores each message once however often it runs.
+ */
+function makeStoreCarriedMessages(store: JobStore) {
+  return async function storeCarriedMessages(
+    input: StoreCarriedMessagesInput,
+  ): Promise<StoreCarriedMessagesResult> {
+    try {
+      return { refs: await store.putObjects(input.messages) };
+    } catch (error) {
+      throw storeFailure(error);
+    }
+  };
+}
+
+/** A store error as the workflow should see it: retryable while the store is unavailable. */
+function storeFailure(error: unknown): ApplicationFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (isRetryableStoreError(error)) {
+    return ApplicationFailure.retryable(`Job store unavailable: ${message}`, STORE_UNAVAILABLE);
+  }
+  return ApplicationFailure.nonRetryable(`Job store: ${message}`, 'JobStoreError');
+}
+
+/** The progress recorder's local activity. */
+function makeRecordProgress(store: JobStore) {
   /**
    * Writes a job's new events, the messages not stored yet and its status (a local activity:
    * its input never enters history). Idempotent: run again with the same input, it stores
@@ -311,11 +359,7 @@ export function makeRecordProgress(store: JobStore) {
     try {
       return { transcript: await writer.write(input) };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (isRetryableStoreError(error)) {
-        throw ApplicationFailure.retryable(`Job store unavailable: ${message}`, STORE_UNAVAILABLE);
-      }
-      throw ApplicationFailure.nonRetryable(`Job store: ${message}`, 'JobStoreError');
+      throw storeFailure(error);
     }
   };
 }

@@ -74,6 +74,13 @@ export interface UserMessage {
   role: 'user';
   content: string | ToolResultContent[];
   timestamp: number;
+  /**
+   * Set by a host that keeps messages in a job store, on a message too large to carry through
+   * history: the whole message is stored under this reference, and `content` here is empty.
+   */
+  ref?: string;
+  /** With `ref`: the whole message's estimated tokens, for the host's context accounting. */
+  estimatedTokens?: number;
 }
 
 export interface AssistantMessage {

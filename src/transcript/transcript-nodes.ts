@@ -1,4 +1,5 @@
-import type { AssistantMessage, Message, ToolResultMessage } from '../core/index.js';
+import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from '../core/index.js';
+import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import type { JsonValue, ObjectRef } from '../store/references.js';
 import type { JobStore } from '../store/job-store.js';
 import type { TranscriptPointer } from '../workflows/job-types.js';
@@ -21,7 +22,9 @@ export interface TranscriptNode {
 export type TranscriptEntry = { ref: string } | Message;
 
 function entryOf(message: Message): TranscriptEntry {
-  return message.role === 'assistant' && message.ref !== undefined ? { ref: message.ref } : message;
+  return message.role !== 'toolResult' && message.ref !== undefined
+    ? { ref: message.ref }
+    : message;
 }
 
 /** Appends messages to a stored transcript and returns the new pointer. */
@@ -56,6 +59,20 @@ export function thinAssistantMessage(message: AssistantMessage, ref: string): As
   return thin;
 }
 
+/**
+ * The thin form of a user message stored under `ref`: no content, its timestamp and its
+ * estimated tokens. Readers and the model activity read the whole message back.
+ */
+export function thinUserMessage(message: UserMessage, ref: string): UserMessage {
+  return {
+    role: 'user',
+    content: '',
+    timestamp: message.timestamp,
+    ref,
+    estimatedTokens: estimateMessageTokens(message),
+  };
+}
+
 export type ReadObject = (ref: ObjectRef) => Promise<JsonValue>;
 
 /**
@@ -82,7 +99,7 @@ export async function withStoredContent<
 /** A message as a reader wants it: whole, with its stored content. */
 export async function hydrateMessage(read: ReadObject, message: TranscriptEntry): Promise<Message> {
   if (!('role' in message)) return (await read(message.ref as ObjectRef)) as unknown as Message;
-  if (message.role === 'assistant' && message.ref !== undefined) {
+  if (message.role !== 'toolResult' && message.ref !== undefined) {
     return (await read(message.ref as ObjectRef)) as unknown as Message;
   }
   if (message.role === 'toolResult') return withStoredContent(read, message);

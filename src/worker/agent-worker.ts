@@ -8,7 +8,7 @@ import { tracingFromEnvironment, type AgentTracing } from '../tracing/agent-trac
 import { tracingWorkerOptions } from '../tracing/tracing-worker-options.js';
 import { createActivities } from '../activities/index.js';
 import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
-import { makeRecordProgress } from '../activities/store-activities.js';
+import { makeLocalActivities } from '../activities/store-activities.js';
 import { noUserToolActivities } from '../activities/user-tool-activities.js';
 import { addProviders, type ProviderFactory } from '../providers/registry.js';
 import type { JobStore } from '../store/job-store.js';
@@ -157,11 +157,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   // ... and a malformed DAR_STREAMING or DAR_STREAM_RETENTION.
   streamSettingsFromEnvironment();
   await checkSearchAttributes(options.connection, namespace);
-  // A workflow-only worker still runs the local activity of the workflow tasks it takes: the
-  // progress recorder. Model calls and tool bodies are left to the other workers.
+  // A workflow-only worker still runs the local activities of the workflow tasks it takes (the
+  // progress recorder, the store of carried messages). Model calls and tool bodies are left to
+  // the other workers.
   const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
   const activities = options.workflowsOnly
-    ? { recordProgress: makeRecordProgress(store), ...noUserToolActivities() }
+    ? { ...makeLocalActivities(store), ...noUserToolActivities() }
     : createActivities(tools, store, await fileJournalIfAsked(), pauses, pacedProviders(pacing));
   const main = await Worker.create({
     connection: options.connection,

@@ -1,4 +1,8 @@
-import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
 import type { ToolSpec } from '../core/index.js';
 
 /**
@@ -16,6 +20,21 @@ export const modelActivityOptions: ActivityOptions = {
     nonRetryableErrorTypes: ['ModelConfigurationError'],
   },
   // Wait for the activity to acknowledge a cancellation, so nothing runs on after agent_end.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+};
+
+/**
+ * The job store's local activities (the progress recorder's writes, the carried messages'
+ * store): a store outage retries with backoff, without end, so the job waits for the store
+ * rather than lose what it was writing.
+ */
+export const storeLocalActivityOptions: LocalActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+  },
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 };
 

@@ -2,11 +2,17 @@ import type { AssistantMessage, Message } from '../core/index.js';
 import { contextTokensOfUsage, estimateMessageTokens } from '../compaction/token-estimate.js';
 import { transcriptLength, type JobState } from './job-state.js';
 
-/** A message's estimated tokens; a stored tool result counts what its activity reported. */
+/**
+ * A message's estimated tokens; a stored tool result counts what its activity reported, a stored
+ * user message the estimate its thin form carries.
+ */
 function messageTokens(state: JobState, message: Message): number {
   if (message.role === 'toolResult' && message.contentRef !== undefined) {
     const stored = state.storedResultTokens[message.contentRef] ?? 0;
     return stored + estimateMessageTokens(message);
+  }
+  if (message.role === 'user' && message.estimatedTokens !== undefined) {
+    return message.estimatedTokens;
   }
   return estimateMessageTokens(message);
 }

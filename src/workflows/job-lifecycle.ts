@@ -9,6 +9,7 @@ import { countNewMessages } from './context-tokens.js';
 import type { JobState } from './job-state.js';
 import type { AgentJobInput, CarriedState } from './job-types.js';
 import type { ProgressRecorder } from './progress-recorder.js';
+import { queuesToCarry } from './carried-messages.js';
 
 /** Waits for `ready` up to `timeoutMs`; false on timeout or when the job is cancelled. */
 export async function waitForMessage(ready: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -37,11 +38,14 @@ export async function continueJobAsNew(
   await progress.flush();
   // The next run starts without this run's messages: count them now.
   countNewMessages(state);
-  const carried: CarriedState = {
-    transcript: state.transcript,
+  const queues = await queuesToCarry({
     steering: state.steering.splice(0),
     followUps: state.followUps.splice(0),
     pending,
+  });
+  const carried: CarriedState = {
+    transcript: state.transcript,
+    ...queues,
     modelCalls: state.modelCalls,
     runs: state.runs + 1,
     lastSeq: state.lastSeq,
@@ -52,8 +56,18 @@ export async function continueJobAsNew(
     ...(idle ? { idle } : {}),
     ...carriedContext(state),
   };
-  return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({ ...input, carried });
+  return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({
+    ...input,
+    ...(input.prompt.length > CARRIED_PROMPT_CHARACTERS ? { prompt: '' } : {}),
+    carried,
+  });
 }
+
+/**
+ * A continued run never reads its input's prompt (the prompt is the transcript's first message):
+ * past this size it is left out, so that a large prompt does not ride in every run's input.
+ */
+const CARRIED_PROMPT_CHARACTERS = 4 * 1024;
 
 /** The compaction facts a run hands on, only for a job that has them (old inputs stay as they were). */
 function carriedContext(state: JobState): Partial<CarriedState> {

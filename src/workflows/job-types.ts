@@ -86,6 +86,10 @@ export interface ContextTokens {
  */
 export interface CarriedState {
   transcript: TranscriptPointer;
+  /**
+   * The queues and `pending` hold each message itself while they are small together, and each
+   * user message in its thin form (stored, by reference) past that (`carried-messages.ts`).
+   */
   steering: Message[];
   followUps: Message[];
   /** Messages read from a queue before the pause, not yet in the transcript. */

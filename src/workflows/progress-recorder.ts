@@ -1,5 +1,4 @@
 import {
-  ActivityCancellationType,
   CancellationScope,
   condition,
   proxyLocalActivities,
@@ -7,6 +6,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
+import { storeLocalActivityOptions } from './activity-options.js';
 import type { JobState } from './job-state.js';
 import { advanceTranscript, transcriptLength, unstoredMessages } from './job-state.js';
 import type { JobEvent, JobStatus } from './job-types.js';
@@ -17,15 +17,7 @@ import type { ProgressSinks } from './progress-sink.js';
  * enters history (only a small marker with its result does), so the event stream costs history
  * nothing however large the events are. A store outage retries with backoff: the job waits.
  */
-const { recordProgress } = proxyLocalActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '500 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-  },
-  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-});
+const { recordProgress } = proxyLocalActivities<AgentActivities>(storeLocalActivityOptions);
 
 export interface ProgressRecorder {
   /** Numbers an event and queues it; it is written with the next flush, started at once. */

@@ -1,4 +1,8 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Message } from '../../../src/core/index.js';
+import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
+import { STORE_CARRIED_MESSAGES_PATCH } from '../../../src/workflows/carried-messages.js';
 import { batchBudgetSignal } from '../../../src/workflows/definitions.js';
 import {
   jobInput,
@@ -103,3 +107,88 @@ test('R20: a job that continued as new still ends at a turn boundary when its ba
   const starts = events.filter((event) => event.type === 'tool_execution_start').length;
   expect(events.filter((event) => event.type === 'tool_execution_end')).toHaveLength(starts);
 });
+
+test('R20: follow-ups queued while a long run works are carried by reference: together over the payload limit, the job still continues as new', async () => {
+  const folder = temporaryFolder();
+  const toolTurns = 8;
+  const followUps = ['a', 'b', 'c'].map((letter) => letter.repeat(900_000));
+  const model = scriptedModel(folder, [
+    // Slow enough for every follow-up to be queued during the first turn.
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('call-0', 'bash', { command: 'echo turn 0' })],
+      delayMs: 2000,
+    },
+    ...Array.from({ length: toolTurns - 1 }, (_, index) => ({
+      stopReason: 'toolUse' as const,
+      content: [toolCall(`call-${index + 1}`, 'bash', { command: `echo turn ${index + 1}` })],
+    })),
+    { stopReason: 'stop', content: [text('done with the tools')] },
+    // One answer for each follow-up (taken one at a time when the run would stop).
+    ...followUps.map((_, index) => ({
+      stopReason: 'stop' as const,
+      content: [text(`read follow-up ${index}`)],
+    })),
+  ]);
+  const scriptPath = model.slice('scripted:'.length);
+  mkdirSync(scriptedRequestsFolder(scriptPath));
+  // A prompt larger than a carried input may be: it is the transcript's first message.
+  const prompt = `start ${'p'.repeat(100_000)}`;
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, prompt }));
+  for (const followUp of followUps) await job.followUp(followUp);
+
+  // 2.7 MB of follow-ups were queued when the job continued as new: carried by value, the
+  // server refuses the next run's input and the workflow task fails for good.
+  const result = await job.result();
+  expect(result.status.continuedAsNew).toBeGreaterThan(0);
+  expect(result.status.modelCalls).toBe(toolTurns + 1 + followUps.length);
+  const userTexts = result.messages.flatMap((message: Message) =>
+    message.role === 'user' ? [message.content] : [],
+  );
+  expect(userTexts).toEqual([prompt, ...followUps]);
+
+  // The model got each follow-up whole, after the continue-as-new.
+  const lastRequest = JSON.parse(
+    readFileSync(join(scriptedRequestsFolder(scriptPath), `${toolTurns + 3}.json`), 'utf8'),
+  ) as { messages: Message[] };
+  const sentUserTexts = lastRequest.messages.flatMap((message) =>
+    message.role === 'user' ? [message.content] : [],
+  );
+  expect(sentUserTexts).toEqual([prompt, ...followUps]);
+
+  // The first run handed on references: its continue-as-new input is small.
+  const events = await firstRunHistory(job.workflowId);
+  const continued = events.find((event) => event.workflowExecutionContinuedAsNewEventAttributes);
+  const carriedInput =
+    continued?.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0]?.data;
+  expect(carriedInput?.length).toBeGreaterThan(0);
+  expect(carriedInput?.length).toBeLessThan(16 * 1024);
+  const markers = events.flatMap((event) =>
+    (event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? []).map((payload) =>
+      Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'),
+    ),
+  );
+  expect(markers.join()).toContain(STORE_CARRIED_MESSAGES_PATCH);
+
+  // Readers get the follow-ups whole in their events too.
+  const jobEvents = await job.events(0, 100_000);
+  const userEnds = jobEvents.flatMap((event) =>
+    event.type === 'message_end' && event.message.role === 'user' ? [event.message.content] : [],
+  );
+  expect(userEnds).toEqual([prompt, ...followUps]);
+});
+
+/** The history of a job's first run, found by walking back from its current run. */
+async function firstRunHistory(workflowId: string) {
+  let runId: string | undefined;
+  for (;;) {
+    const history = await server.environment.client.workflow
+      .getHandle(workflowId, runId)
+      .fetchHistory();
+    const events = history.events ?? [];
+    const previous =
+      events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? '';
+    if (previous === '') return events;
+    runId = previous;
+  }
+}
