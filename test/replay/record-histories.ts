@@ -119,6 +119,10 @@ async function recordScenario(root: string, scenario: ReplayScenario): Promise<v
       await waitForToolStart(job);
       await job.steer(scenario.steer);
     }
+    if (scenario.followUpsWhileFirstToolRuns) {
+      await waitForToolStart(job);
+      for (const followUp of scenario.followUpsWhileFirstToolRuns) await job.followUp(followUp);
+    }
     for (const { toolCallId, decision } of scenario.approvals ?? []) {
       await waitFor(`call ${toolCallId} waits for approval`, async () =>
         (await handle.query(pendingApprovalsQuery)).some((call) => call.toolCallId === toolCallId),

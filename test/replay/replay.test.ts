@@ -19,6 +19,11 @@ import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
 import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 import { SETUP_BY_REFERENCE_FROM_CHARACTERS } from '../../src/activities/model-setup.js';
+import { STORE_CARRIED_MESSAGES_PATCH } from '../../src/workflows/carried-messages.js';
+import { STORE_LARGE_MESSAGES_PATCH } from '../../src/workflows/large-messages.js';
+
+/** Patches a run asks only when what it carries passes a size threshold. */
+const THRESHOLD_PATCHES = [STORE_LARGE_MESSAGES_PATCH, STORE_CARRIED_MESSAGES_PATCH];
 
 /**
  * R23: histories recorded from real runs (test/fixtures/histories) replay with the current
@@ -48,6 +53,10 @@ interface RecordedHistory {
     activityTaskScheduledEventAttributes?: {
       activityType?: { name?: string };
       taskQueue?: { name?: string };
+      input?: { payloads?: { data?: string }[] };
+    };
+    workflowExecutionStartedEventAttributes?: { input?: { payloads?: { data?: string }[] } };
+    workflowExecutionContinuedAsNewEventAttributes?: {
       input?: { payloads?: { data?: string }[] };
     };
   }[];
@@ -212,7 +221,12 @@ test('R23: histories of each release-features release took its one patch and no 
     const patches = recordedPatches(fixture).filter(
       (patch) => release !== undefined || releasePatches.includes(patch),
     );
-    expect({ fixture, patches }).toEqual({ fixture, patches: release ? [release.patch] : [] });
+    // ... besides the patches a run asks only past a size threshold.
+    const unconditional = patches.filter((patch) => !THRESHOLD_PATCHES.includes(patch));
+    expect({ fixture, patches: unconditional }).toEqual({
+      fixture,
+      patches: release ? [release.patch] : [],
+    });
   }
 });
 
@@ -340,5 +354,47 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'features6-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
+  }
+});
+
+/** A recorded run's start input and, when it continued as new, the input it handed on. */
+function runInputs(fixture: string): { started: string; handedOn?: string } {
+  const history = JSON.parse(
+    readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+  ) as RecordedHistory;
+  const text = (data: string | undefined) => Buffer.from(data ?? '', 'base64').toString('utf8');
+  const started = history.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  const handedOn = history.events.find(
+    (event) => event.workflowExecutionContinuedAsNewEventAttributes,
+  )?.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0];
+  return {
+    started: text(started?.data),
+    ...(handedOn === undefined ? {} : { handedOn: text(handedOn.data) }),
+  };
+}
+
+test('R23, R20: the current release stores queued follow-ups past the threshold before continuing as new, and carries their references', () => {
+  const runs = fixtures.filter((name) => name.startsWith('features6-carried-messages-run-'));
+  expect(runs.length).toBeGreaterThanOrEqual(3);
+  const [first, ...later] = runs.sort(
+    (a, b) => Number(a.split('-').at(-1)) - Number(b.split('-').at(-1)),
+  );
+  // The first run continued as new with the follow-ups queued: it stored them first.
+  expect(recordedPatches(first ?? '')).toContain(STORE_CARRIED_MESSAGES_PATCH);
+  for (const run of later) expect(recordedPatches(run)).not.toContain(STORE_CARRIED_MESSAGES_PATCH);
+  for (const run of runs) {
+    const { handedOn } = runInputs(run);
+    if (handedOn !== undefined) expect(handedOn.length).toBeLessThan(16 * 1024);
+  }
+  // The second run started with every follow-up in its thin form: a reference, no content.
+  const carried = (
+    JSON.parse(runInputs(later[0] ?? '').started) as {
+      carried: { followUps: { role: string; content: string; ref?: string }[] };
+    }
+  ).carried;
+  expect(carried.followUps).toHaveLength(3);
+  for (const message of carried.followUps) {
+    expect(message).toMatchObject({ role: 'user', content: '' });
+    expect(message.ref).toMatch(/^sha256:/);
   }
 });

@@ -14,6 +14,8 @@ export interface ReplayScenario {
   cancelAfterToolStart?: boolean;
   /** Sent once the job waits for a message (a kept-open job). */
   followUp?: string;
+  /** Sent once the first tool has started, queued until the run would stop. */
+  followUpsWhileFirstToolRuns?: string[];
   /**
    * Temporal suggests continue-as-new once a run's history has this many events; every run of
    * the job is recorded, as `<name>-run-<n>`.
@@ -285,6 +287,31 @@ for (const prefix of releasePrefixes) {
     })),
   );
 }
+
+/**
+ * Follow-ups queued while a run works, together past the threshold of `carried-messages.ts`
+ * when the job continues as new: the run stores them first (patch `dar-store-carried-messages`)
+ * and the next run's input carries their references. Recorded by the current release.
+ */
+const carriedFollowUps = ['a', 'b', 'c'].map((letter) => `${letter.repeat(8_000)} (follow-up)`);
+jobStoreScenarios.push({
+  name: 'features6-carried-messages',
+  input: { prompt: 'count, then read the follow-ups', tools: ['bash'] },
+  suggestContinueAsNewAfter: 30,
+  followUpsWhileFirstToolRuns: carriedFollowUps,
+  answers: [
+    { stopReason: 'toolUse', content: [toolCall('call-0', 'bash', { command: 'sleep 1' })] },
+    ...Array.from({ length: continueAsNewTurns }, (_, index) => ({
+      stopReason: 'toolUse' as const,
+      content: [toolCall(`call-${index + 1}`, 'bash', { command: `echo turn ${index + 1}` })],
+    })),
+    { stopReason: 'stop', content: [text('counted')] },
+    ...carriedFollowUps.map((_, index) => ({
+      stopReason: 'stop' as const,
+      content: [text(`read follow-up ${index}`)],
+    })),
+  ],
+});
 
 export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
 
