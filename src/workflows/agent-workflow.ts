@@ -105,6 +105,18 @@ async function runAgentJob(
   let resume = carried !== undefined;
   let idle = carried?.idle ?? false;
   let fromQueue = false;
+  /**
+   * When the next run's input was last too large to send: the model calls made and the messages
+   * waiting (queued or pending). The run asks again only after a model call, with fewer waiting:
+   * nothing else makes the input smaller (a system prompt near the limit keeps the job in one
+   * run), and the call guarantees the run moves on between two tries.
+   */
+  let tooLarge: { modelCalls: number; waiting: number } | undefined;
+  const queued = () => state.steering.length + state.followUps.length;
+  const mayContinueAsNew = () =>
+    workflowInfo().continueAsNewSuggested &&
+    (tooLarge === undefined ||
+      (state.modelCalls > tooLarge.modelCalls && queued() < tooLarge.waiting));
   for (;;) {
     if (!idle) {
       if (!resume) state.runStart = transcriptLength(state);
@@ -112,7 +124,7 @@ async function runAgentJob(
         resume,
         // One at a time: prompts taken from a queue are the first turn's only new messages.
         skipInitialSteeringPoll: oneAtATime && (resume ? prompts.length > 0 : fromQueue),
-        shouldPause: () => workflowInfo().continueAsNewSuggested,
+        shouldPause: mayContinueAsNew,
         // A spent budget ends the run at a turn boundary, before the next model call.
         shouldStopBeforeTurn: () => budgetSpentNow(state),
         // Runs of earlier releases settled a promise for every event: their histories need it.
@@ -121,14 +133,26 @@ async function runAgentJob(
         syncToolSteps: features.has(SYNC_TOOL_STEPS_FEATURE),
       });
       if (outcome.paused) {
-        await continueJobAsNew(input, state, progress, outcome.paused.pending, false);
+        const notSent = await continueJobAsNew(
+          input,
+          state,
+          progress,
+          outcome.paused.pending,
+          false,
+        );
+        // Too large to send: the run goes on where it paused.
+        tooLarge = { modelCalls: state.modelCalls, waiting: queued() + notSent.pending.length };
+        prompts = notSent.pending;
+        resume = true;
+        continue;
       }
       if (input.keepOpenMs === undefined || isAborted() || outcome.stopReason === 'error') break;
       if (state.budgetExceeded) break;
     }
     idle = false;
-    if (workflowInfo().continueAsNewSuggested) {
+    if (mayContinueAsNew()) {
       await continueJobAsNew(input, state, progress, [], true);
+      tooLarge = { modelCalls: state.modelCalls, waiting: queued() };
     }
     // A kept-open job waits for the next message; it starts a new run (agent_start again).
     state.phase = 'waiting';

@@ -10,6 +10,7 @@ import type { JobState } from './job-state.js';
 import type { AgentJobInput, CarriedState } from './job-types.js';
 import type { ProgressRecorder } from './progress-recorder.js';
 import { queuesToCarry } from './carried-messages.js';
+import { tooLargeToContinueAsNew } from './continue-as-new-size.js';
 
 /** Waits for `ready` up to `timeoutMs`; false on timeout or when the job is cancelled. */
 export async function waitForMessage(ready: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -26,6 +27,9 @@ export async function waitForMessage(ready: () => boolean, timeoutMs: number): P
  * written to the store first, so the next run's input holds references and counters only, a
  * few kilobytes whatever the length of the job. `pending` are messages read from a queue and
  * not yet in the transcript; `idle` says the job was waiting for a message (kept open).
+ *
+ * Returns only when the next run's input would be too large to send (`continue-as-new-size.ts`):
+ * the queues are back in `state`, and `pending` comes back for the run to go on with.
  */
 export async function continueJobAsNew(
   input: AgentJobInput,
@@ -33,7 +37,7 @@ export async function continueJobAsNew(
   progress: ProgressRecorder,
   pending: Message[],
   idle: boolean,
-): Promise<never> {
+): Promise<{ pending: Message[] }> {
   await condition(allHandlersFinished);
   await progress.flush();
   // The next run starts without this run's messages: count them now.
@@ -56,11 +60,18 @@ export async function continueJobAsNew(
     ...(idle ? { idle } : {}),
     ...carriedContext(state),
   };
-  return continueAsNew<(input: AgentJobInput) => Promise<unknown>>({
+  const next: AgentJobInput = {
     ...input,
     ...(input.prompt.length > CARRIED_PROMPT_CHARACTERS ? { prompt: '' } : {}),
     carried,
-  });
+  };
+  if (tooLargeToContinueAsNew(next)) {
+    // Stored ones stay in their thin form: smaller, and as good for the rest of the run.
+    state.steering.unshift(...queues.steering);
+    state.followUps.unshift(...queues.followUps);
+    return { pending: queues.pending };
+  }
+  return continueAsNew<(input: AgentJobInput) => Promise<unknown>>(next);
 }
 
 /**

@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
 import { join } from 'node:path';
 import type { Message } from '../../../src/core/index.js';
 import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { STORE_CARRIED_MESSAGES_PATCH } from '../../../src/workflows/carried-messages.js';
+import { CONTINUE_AS_NEW_TOO_LARGE_PATCH } from '../../../src/workflows/continue-as-new-size.js';
 import { batchBudgetSignal } from '../../../src/workflows/definitions.js';
 import {
   jobInput,
@@ -108,28 +110,35 @@ test('R20: a job that continued as new still ends at a turn boundary when its ba
   expect(events.filter((event) => event.type === 'tool_execution_end')).toHaveLength(starts);
 });
 
-test('R20: follow-ups queued while a long run works are carried by reference: together over the payload limit, the job still continues as new', async () => {
-  const folder = temporaryFolder();
-  const toolTurns = 8;
-  const followUps = ['a', 'b', 'c'].map((letter) => letter.repeat(900_000));
-  const model = scriptedModel(folder, [
-    // Slow enough for every follow-up to be queued during the first turn.
+/**
+ * A script of `toolTurns` tool turns (the first slow enough for messages sent meanwhile to be
+ * queued), a final answer, then one answer for each follow-up (taken one at a time when the
+ * run would stop).
+ */
+function toolTurnsThenFollowUps(toolTurns: number, followUps: string[], firstDelayMs: number) {
+  return [
     {
-      stopReason: 'toolUse',
+      stopReason: 'toolUse' as const,
       content: [toolCall('call-0', 'bash', { command: 'echo turn 0' })],
-      delayMs: 2000,
+      delayMs: firstDelayMs,
     },
     ...Array.from({ length: toolTurns - 1 }, (_, index) => ({
       stopReason: 'toolUse' as const,
       content: [toolCall(`call-${index + 1}`, 'bash', { command: `echo turn ${index + 1}` })],
     })),
-    { stopReason: 'stop', content: [text('done with the tools')] },
-    // One answer for each follow-up (taken one at a time when the run would stop).
+    { stopReason: 'stop' as const, content: [text('done with the tools')] },
     ...followUps.map((_, index) => ({
       stopReason: 'stop' as const,
       content: [text(`read follow-up ${index}`)],
     })),
-  ]);
+  ];
+}
+
+test('R20: follow-ups queued while a long run works are carried by reference: together over the payload limit, the job still continues as new', async () => {
+  const folder = temporaryFolder();
+  const toolTurns = 8;
+  const followUps = ['a', 'b', 'c'].map((letter) => letter.repeat(900_000));
+  const model = scriptedModel(folder, toolTurnsThenFollowUps(toolTurns, followUps, 2000));
   const scriptPath = model.slice('scripted:'.length);
   mkdirSync(scriptedRequestsFolder(scriptPath));
   // A prompt larger than a carried input may be: it is the transcript's first message.
@@ -176,6 +185,49 @@ test('R20: follow-ups queued while a long run works are carried by reference: to
     event.type === 'message_end' && event.message.role === 'user' ? [event.message.content] : [],
   );
   expect(userEnds).toEqual([prompt, ...followUps]);
+});
+
+test('a run whose next input would pass the payload limit goes on instead of continuing as new, and the job completes', async () => {
+  const folder = temporaryFolder();
+  const toolTurns = 14;
+  // Under the limit itself (the job starts, its first model call goes), but with the queued
+  // follow-ups the next run's input would pass it: the server would refuse it for good.
+  const systemPrompt = 's'.repeat(2_085_000);
+  const followUps = ['a', 'b', 'c'].map((letter) => letter.repeat(5_000));
+  const model = scriptedModel(folder, toolTurnsThenFollowUps(toolTurns, followUps, 1500));
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, systemPrompt }));
+  for (const followUp of followUps) await job.followUp(followUp);
+
+  const result = await job.result();
+  expect(result.status.continuedAsNew).toBe(0);
+  expect(result.status.modelCalls).toBe(toolTurns + 1 + followUps.length);
+  const userTexts = result.messages.flatMap((message: Message) =>
+    message.role === 'user' ? [message.content] : [],
+  );
+  expect(userTexts).toEqual(['do the task', ...followUps]);
+  // The history holds the system prompt several times (the job's input, the model calls that
+  // send it by value): past gRPC's default 4 MB for one answer, read over a connection that
+  // takes more.
+  const connection = await Connection.connect({
+    address: server.environment.address,
+    channelArgs: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 },
+  });
+  const history = await new Client({ connection }).workflow
+    .getHandle(job.workflowId)
+    .fetchHistory();
+  await connection.close();
+  const events = history.events ?? [];
+  expect(events.filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
+  const markers = events.flatMap((event) =>
+    (event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? []).map((payload) =>
+      Buffer.from(payload.data ?? new Uint8Array()).toString('utf8'),
+    ),
+  );
+  expect(markers.join()).toContain(CONTINUE_AS_NEW_TOO_LARGE_PATCH);
+  // Every event of the run, once, in order.
+  const jobEvents = await job.events(0, 100_000);
+  expect(jobEvents.map((event) => event.seq)).toEqual(jobEvents.map((_, index) => index + 1));
+  expect(jobEvents.filter((event) => event.type === 'agent_end')).toHaveLength(1);
 });
 
 /** The history of a job's first run, found by walking back from its current run. */
