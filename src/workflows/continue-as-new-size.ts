@@ -11,8 +11,8 @@ export const CONTINUE_AS_NEW_INPUT_BYTES = 2 * 1024 * 1024 - 64 * 1024;
 
 /**
  * Marks histories of runs that went on instead of continuing as new with an input over the
- * limit. Asked only then, so every other history keeps its commands (and a history recorded
- * before, which could not have continued as new with such an input, replays as it was).
+ * limit. Asked only then, so every other history keeps its commands; a history recorded before
+ * has no marker, so a run of it that continued as new with an input in the margin replays so.
  */
 export const CONTINUE_AS_NEW_TOO_LARGE_PATCH = 'dar-continue-as-new-too-large';
 
