@@ -97,3 +97,25 @@ export function describeTool(tool: ToolSpec): ToolDescriptor {
     parameters: JSON.parse(JSON.stringify(tool.parameters)) as unknown,
   };
 }
+
+/**
+ * Whether two descriptor lists say the same to the model: same names, descriptions and
+ * parameter schemas in the same order (schemas compared as JSON text, so two equal schemas whose
+ * keys come in another order count as different: a safe answer, never a wrong "same").
+ */
+export function sameToolDescriptors(
+  first: readonly ToolDescriptor[],
+  second: readonly ToolDescriptor[],
+): boolean {
+  if (first === second) return true;
+  if (first.length !== second.length) return false;
+  return first.every((descriptor, index) => {
+    const other = second[index];
+    return (
+      other !== undefined &&
+      descriptor.name === other.name &&
+      descriptor.description === other.description &&
+      JSON.stringify(descriptor.parameters) === JSON.stringify(other.parameters)
+    );
+  });
+}

@@ -7,11 +7,13 @@ import {
 } from '@temporalio/workflow';
 import type { AgentActivities, CallModelWithStoreInput } from '../activities/index.js';
 import type { ToolDescriptor } from '../core/index.js';
+import { sameToolDescriptors } from '../core/tool-spec.js';
 import type { ObjectRef } from '../store/references.js';
 import { modelActivityOptions } from './activity-options.js';
 import { MODEL_TASK_QUEUE_PATCH, modelTaskQueue } from './model-task-queue.js';
 import {
   FIRST_MODEL_CALL_UNLESS_PACED_FEATURE,
+  SETUP_COMPARED_BY_VALUE_FEATURE,
   UNPACED_MODEL_CALLS_FEATURE,
   type ReleaseFeatures,
 } from './release-features.js';
@@ -114,8 +116,11 @@ function modelQueues(model: string, features: ReleaseFeatures): ModelQueues {
  * A setup (system prompt and tools) large enough to be worth storing is stored by the call
  * that first sends it, whose answer names it (`setupRef`); the run's later calls with the same
  * setup send the reference through `callModelOnStoredSetup`, so history holds the setup once a
- * run instead of once a call. Decided by the answers alone (recorded in history), so replay
- * makes the same calls; histories whose answers never named a setup replay as recorded.
+ * run instead of once a call. From release `2026-12f` the setup is recognised by value, so a
+ * kept-open job's next agent run (whose loop builds new tool descriptors) sends the reference
+ * too; runs of earlier releases compared the objects and replay as recorded. Decided by the
+ * answers and the calls' inputs alone (both deterministic), so replay makes the same calls;
+ * histories whose answers never named a setup replay as recorded.
  */
 export function modelCalls(model: string, features: ReleaseFeatures) {
   let queues: ModelQueues | undefined;
@@ -125,6 +130,7 @@ export function modelCalls(model: string, features: ReleaseFeatures) {
     { systemPrompt: string; tools: readonly ToolDescriptor[]; ref: ObjectRef } | undefined;
   /** A worker of an earlier release did not know `callModelOnStoredSetup`: by value from then. */
   let setupByValueOnly = false;
+  const setupComparedByValue = features.has(SETUP_COMPARED_BY_VALUE_FEATURE);
 
   function heard(answerPaced: boolean | undefined): void {
     // Absent: a worker of an earlier release, which treats every provider as paced.
@@ -146,12 +152,18 @@ export function modelCalls(model: string, features: ReleaseFeatures) {
     return paced(input);
   }
 
-  /** The stored setup's reference when `input` has that setup (the same objects), else none. */
+  /** The stored setup's reference when `input` has that setup, else none. */
   function storedSetupOf(input: CallModelWithStoreInput): ObjectRef | undefined {
     if (setupByValueOnly || storedSetup === undefined) return undefined;
-    const same =
-      storedSetup.systemPrompt === input.systemPrompt && storedSetup.tools === input.tools;
-    return same ? storedSetup.ref : undefined;
+    if (storedSetup.systemPrompt !== input.systemPrompt) return undefined;
+    if (storedSetup.tools === input.tools) return storedSetup.ref;
+    // Runs of earlier releases knew the setup only as the same objects.
+    if (!setupComparedByValue || !sameToolDescriptors(storedSetup.tools, input.tools)) {
+      return undefined;
+    }
+    // The same tools in new objects (a new agent run): its later calls match at once.
+    storedSetup.tools = input.tools;
+    return storedSetup.ref;
   }
 
   /** A call on one queue: by reference when its setup is stored (no extra promise when not). */

@@ -37,11 +37,32 @@ export const SYNC_TOOL_STEPS_FEATURE = 'dar-sync-tool-steps';
  */
 export const FIRST_MODEL_CALL_UNLESS_PACED_FEATURE = 'dar-first-model-call-unless-paced';
 
+/**
+ * A stored setup (system prompt and tools) is recognised by value, not only as the same objects:
+ * each agent run of a kept-open job, a run resumed after a refused continue-as-new and a context
+ * swapped in by a hook build new tool descriptors, and sent the setup by value again
+ * (`model-calls.ts`). Never a patch of its own: release `2026-12f` on.
+ */
+export const SETUP_COMPARED_BY_VALUE_FEATURE = 'dar-setup-compared-by-value';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
   releaseOnly: ReadonlySet<string>;
 }
+
+/** Each release patch, oldest first, with the release-only features it brought. */
+const RELEASE_STEPS: readonly { patch: string; brought: readonly string[] }[] = [
+  { patch: 'dar-features-2026-12', brought: [] },
+  { patch: 'dar-features-2026-12b', brought: [RUNNING_PHASE_FEATURE] },
+  { patch: 'dar-features-2026-12c', brought: [FEWER_PROMISES_FEATURE] },
+  {
+    patch: 'dar-features-2026-12d',
+    brought: [UNPACED_MODEL_CALLS_FEATURE, SYNC_TOOL_STEPS_FEATURE],
+  },
+  { patch: 'dar-features-2026-12e', brought: [FIRST_MODEL_CALL_UNLESS_PACED_FEATURE] },
+  { patch: 'dar-features-2026-12f', brought: [SETUP_COMPARED_BY_VALUE_FEATURE] },
+];
 
 /**
  * Every release patch, newest first. A run started by this release records the first one; a
@@ -52,33 +73,10 @@ interface Release {
  * the `TemporalChangeVersion` upsert Temporal's core adds to every patch); one patch costs two
  * in all.
  */
-const RELEASES: readonly Release[] = [
-  {
-    patch: 'dar-features-2026-12e',
-    releaseOnly: new Set([
-      RUNNING_PHASE_FEATURE,
-      FEWER_PROMISES_FEATURE,
-      UNPACED_MODEL_CALLS_FEATURE,
-      SYNC_TOOL_STEPS_FEATURE,
-      FIRST_MODEL_CALL_UNLESS_PACED_FEATURE,
-    ]),
-  },
-  {
-    patch: 'dar-features-2026-12d',
-    releaseOnly: new Set([
-      RUNNING_PHASE_FEATURE,
-      FEWER_PROMISES_FEATURE,
-      UNPACED_MODEL_CALLS_FEATURE,
-      SYNC_TOOL_STEPS_FEATURE,
-    ]),
-  },
-  {
-    patch: 'dar-features-2026-12c',
-    releaseOnly: new Set([RUNNING_PHASE_FEATURE, FEWER_PROMISES_FEATURE]),
-  },
-  { patch: 'dar-features-2026-12b', releaseOnly: new Set([RUNNING_PHASE_FEATURE]) },
-  { patch: 'dar-features-2026-12', releaseOnly: new Set() },
-];
+const RELEASES: readonly Release[] = RELEASE_STEPS.map(({ patch }, index) => ({
+  patch,
+  releaseOnly: new Set(RELEASE_STEPS.slice(0, index + 1).flatMap((step) => step.brought)),
+})).reverse();
 
 /** Features that came in a release patch and have no per-feature patch. */
 const RELEASE_ONLY_FEATURES: ReadonlySet<string> = new Set(

@@ -199,11 +199,12 @@ test('R23: histories of the progress-sink release took its patches; older ones d
 test('R23: histories of each release-features release took its one patch and no other', () => {
   const releases = [
     { prefix: 'features-', patch: FIRST_RELEASE_FEATURES_PATCH },
-    { prefix: 'features2-', patch: RELEASE_PATCHES[3] },
-    { prefix: 'features3-', patch: RELEASE_PATCHES[2] },
-    { prefix: 'features4-', patch: RELEASE_PATCHES[1] },
-    { prefix: 'features5-', patch: RELEASE_FEATURES_PATCH },
-    { prefix: 'features6-', patch: RELEASE_FEATURES_PATCH },
+    { prefix: 'features2-', patch: RELEASE_PATCHES[4] },
+    { prefix: 'features3-', patch: RELEASE_PATCHES[3] },
+    { prefix: 'features4-', patch: RELEASE_PATCHES[2] },
+    { prefix: 'features5-', patch: RELEASE_PATCHES[1] },
+    { prefix: 'features6-', patch: RELEASE_PATCHES[1] },
+    { prefix: 'features7-', patch: RELEASE_FEATURES_PATCH },
   ];
   const releasePatches = releases.map((release) => release.patch);
   for (const { prefix } of releases) {
@@ -237,7 +238,7 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
       running: false,
     });
   }
-  const current = fixtures.filter((name) => /^features[2-6]-/.test(name));
+  const current = fixtures.filter((name) => /^features[2-7]-/.test(name));
   for (const fixture of current) {
     const phases = publishedPhases(fixture);
     expect({ fixture, phases }).toEqual({
@@ -283,35 +284,51 @@ test('R23: release 2026-12d calls an unpaced model on its provider queue once, t
   }
 });
 
-test("R23: the current release sends a large setup by value in a run's first model call and by reference in the later ones", () => {
-  const release = fixtures.filter((name) => name.startsWith('features6-'));
-  expect(release.length).toBeGreaterThanOrEqual(11);
+test("R23: releases from 2026-12e send a large setup by value in a run's first model call and by reference in the later ones", () => {
   let byReference = 0;
-  for (const fixture of release) {
-    const calls = modelCallInputs(fixture);
-    const [first, ...later] = calls;
-    const setup = { systemPrompt: first?.input['systemPrompt'], tools: first?.input['tools'] };
-    const stored = JSON.stringify(setup).length >= SETUP_BY_REFERENCE_FROM_CHARACTERS;
-    const queues = modelCallQueues(fixture);
-    expect({ fixture, queues }).toEqual({
-      fixture,
-      queues: queues.map((_, index) =>
-        index === 0
-          ? 'callModelUnlessPaced on job'
-          : `${stored ? 'callModelOnStoredSetup' : 'callModelWithStore'} on job`,
-      ),
-    });
-    for (const { input } of later) {
-      expect(input['systemPrompt'] === undefined).toBe(stored);
-      if (stored) byReference += 1;
+  for (const prefix of ['features6-', 'features7-']) {
+    const release = fixtures.filter((name) => name.startsWith(prefix));
+    expect(release.length).toBeGreaterThanOrEqual(11);
+    for (const fixture of release) {
+      const calls = modelCallInputs(fixture);
+      const [first, ...later] = calls;
+      const setup = { systemPrompt: first?.input['systemPrompt'], tools: first?.input['tools'] };
+      const stored = JSON.stringify(setup).length >= SETUP_BY_REFERENCE_FROM_CHARACTERS;
+      // Release 2026-12e knew the setup as the same objects: a new agent run sent it again.
+      const newAgentRun = (index: number) =>
+        prefix === 'features6-' && fixture.includes('keep-open') && index === 1;
+      const queues = modelCallQueues(fixture);
+      expect({ fixture, queues }).toEqual({
+        fixture,
+        queues: queues.map((_, index) =>
+          index === 0
+            ? 'callModelUnlessPaced on job'
+            : `${stored && !newAgentRun(index) ? 'callModelOnStoredSetup' : 'callModelWithStore'} on job`,
+        ),
+      });
+      for (const [index, { input }] of later.entries()) {
+        expect(input['systemPrompt'] === undefined).toBe(stored && !newAgentRun(index + 1));
+        if (input['systemPrompt'] === undefined) byReference += 1;
+      }
     }
+    // The batch offers the five built-in tools: its later calls name the stored setup.
+    expect(modelCallQueues(`${prefix}parallel-batch-with-policy-and-truncation`)).toEqual([
+      'callModelUnlessPaced on job',
+      ...Array<string>(3).fill('callModelOnStoredSetup on job'),
+    ]);
   }
-  // The batch offers the five built-in tools: its later calls name the stored setup.
-  expect(modelCallQueues('features6-parallel-batch-with-policy-and-truncation')).toEqual([
+  expect(byReference).toBeGreaterThanOrEqual(6);
+  // A kept-open job's second agent run: by value on 2026-12e, by reference from 2026-12f.
+  expect(modelCallQueues('features6-keep-open-stored-setup')).toEqual([
     'callModelUnlessPaced on job',
-    ...Array<string>(3).fill('callModelOnStoredSetup on job'),
+    'callModelWithStore on job',
+    'callModelOnStoredSetup on job',
   ]);
-  expect(byReference).toBeGreaterThanOrEqual(3);
+  expect(modelCallQueues('features7-keep-open-stored-setup')).toEqual([
+    'callModelUnlessPaced on job',
+    'callModelOnStoredSetup on job',
+    'callModelOnStoredSetup on job',
+  ]);
 });
 
 test('R23, R22: the user-tools history took its patch and the approvals history waited on a timer', () => {
@@ -352,6 +369,7 @@ test('R23: a deliberately changed workflow (bash made sequential) fails replay, 
     'features4-parallel-batch-with-policy-and-truncation',
     'features5-parallel-batch-with-policy-and-truncation',
     'features6-parallel-batch-with-policy-and-truncation',
+    'features7-parallel-batch-with-policy-and-truncation',
   ]) {
     expect(failed.get(fixture)).toMatch(/nondetermin|determinism/i);
   }

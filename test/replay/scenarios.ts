@@ -267,9 +267,11 @@ const releasePatchScenarios = jobStoreScenarios.filter(
  * now would record the current patch, so they are kept as they are), `features4-*` by the
  * fourth (`dar-features-2026-12d`, whose unpaced model calls go on the job's queue after the
  * first), `features5-*` by the fifth (`dar-features-2026-12e`, whose first model call goes on
- * the job's queue unless its worker paces the provider), `features6-*` by the current one (the
- * same patch; a run's later model calls send a large setup by reference:
- * `callModelOnStoredSetup`). Recording `features5-*` again now would record that too.
+ * the job's queue unless its worker paces the provider), `features6-*` by the same release once
+ * a run's later model calls sent a large setup by reference (`callModelOnStoredSetup`, the setup
+ * known as the same objects), `features7-*` by the current one (`dar-features-2026-12f`, which
+ * knows a stored setup by value: a kept-open job's next agent run sends it by reference too).
+ * Recording any but the current one's again now would record the current patch.
  */
 const releasePrefixes = [
   'features-',
@@ -278,6 +280,7 @@ const releasePrefixes = [
   'features4-',
   'features5-',
   'features6-',
+  'features7-',
 ];
 for (const prefix of releasePrefixes) {
   jobStoreScenarios.push(
@@ -312,6 +315,30 @@ jobStoreScenarios.push({
     })),
   ],
 });
+
+/**
+ * A kept-open job whose setup is worth storing (a long system prompt): its second agent run
+ * builds new tool descriptors. `features6-*` was recorded by release `2026-12e`, which sent the
+ * setup by value again in that run's first call; `features7-*` by the current one, which sends
+ * the stored setup's reference.
+ */
+for (const prefix of ['features6-', 'features7-']) {
+  jobStoreScenarios.push({
+    name: `${prefix}keep-open-stored-setup`,
+    input: {
+      prompt: 'first question',
+      tools: ['bash'],
+      keepOpenMs: 1500,
+      systemPrompt: 'Answer briefly and say which command you ran. '.repeat(40),
+    },
+    followUp: 'one more question',
+    answers: [
+      { stopReason: 'stop', content: [text('first answer')] },
+      { stopReason: 'toolUse', content: [toolCall('k', 'bash', { command: 'echo again' })] },
+      { stopReason: 'stop', content: [text('second answer')] },
+    ],
+  });
+}
 
 export const scenarios: ReplayScenario[] = [...firstReleaseScenarios, ...jobStoreScenarios];
 

@@ -90,14 +90,19 @@ async function threeCallJobSeen(
   );
   const result = await job.result();
   expect(result.status.stopReason).toBe('stop');
-  const requests = [0, 1, 2].map(
-    (call) =>
-      JSON.parse(readFileSync(join(requestsFolder, `${call}.json`), 'utf8')) as {
-        systemPrompt: string;
-        tools: { name: string }[];
-      },
-  );
+  const requests = [0, 1, 2].map((call) => scriptedRequest(requestsFolder, call));
   return { job, requests };
+}
+
+/** What the scripted model was sent on call `call`. */
+function scriptedRequest(
+  requestsFolder: string,
+  call: number,
+): { systemPrompt: string; tools: { name: string }[] } {
+  return JSON.parse(readFileSync(join(requestsFolder, `${call}.json`), 'utf8')) as {
+    systemPrompt: string;
+    tools: { name: string }[];
+  };
 }
 
 /** A system prompt that makes the setup worth storing. */
@@ -305,4 +310,52 @@ test('a worker of an earlier release (no callModelOnStoredSetup): the call is ma
   expect(requests.map((request) => request.systemPrompt)).toEqual(
     Array(3).fill(LONG_SYSTEM_PROMPT),
   );
+});
+
+test('R20: a kept-open job sends its stored setup by reference in every agent run, not once a run', async () => {
+  const taskQueue = await startWorker({});
+  const workspace = temporaryFolder('dar-model-queue-');
+  const model = scriptedModel(temporaryFolder(), [
+    { stopReason: 'stop', content: [text('first answer')] },
+    { stopReason: 'toolUse', content: [toolCall('l1', 'ls', {})] },
+    { stopReason: 'stop', content: [text('second answer')] },
+  ]);
+  const requestsFolder = scriptedRequestsFolder(model.slice('scripted:'.length));
+  mkdirSync(requestsFolder);
+  const job = await startTestJob(
+    { environment, taskQueue, store },
+    jobInput({
+      model,
+      workspace,
+      tools: ['ls'],
+      systemPrompt: LONG_SYSTEM_PROMPT,
+      keepOpenMs: 1_000,
+    }),
+  );
+  for (let attempt = 0; (await job.status()).phase !== 'waiting'; attempt += 1) {
+    if (attempt > 200) throw new Error('the job never waited for a follow-up');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await job.followUp('and list the files');
+  const result = await job.result();
+  expect(result.status.stopReason).toBe('stop');
+
+  // The second agent run builds its tool descriptors anew; the setup is still known by value.
+  expect(await modelCallQueues(job)).toEqual([
+    `callModelUnlessPaced on ${taskQueue}`,
+    `callModelOnStoredSetup on ${taskQueue}`,
+    `callModelOnStoredSetup on ${taskQueue}`,
+  ]);
+  const [first, ...later] = await modelCallInputs(job);
+  expect(first?.input['systemPrompt']).toBe(LONG_SYSTEM_PROMPT);
+  for (const { input, bytes } of later) {
+    expect(input['systemPrompt']).toBeUndefined();
+    expect(bytes).toBeLessThan(SETUP_BY_REFERENCE_FROM_CHARACTERS);
+  }
+  // R1: the model got the whole setup on every call of both runs.
+  for (const call of [0, 1, 2]) {
+    const request = scriptedRequest(requestsFolder, call);
+    expect(request.systemPrompt).toBe(LONG_SYSTEM_PROMPT);
+    expect(request.tools.map((tool) => tool.name)).toEqual(['ls']);
+  }
 });

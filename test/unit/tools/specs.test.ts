@@ -1,4 +1,4 @@
-import { describeTool } from '../../../src/core/index.js';
+import { describeTool, sameToolDescriptors } from '../../../src/core/index.js';
 import { builtinTools, builtinToolList } from '../../../src/tools/index.js';
 import { builtinToolSpecList, builtinToolSpecs } from '../../../src/tools/specs/index.js';
 
@@ -29,5 +29,22 @@ describe('built-in tool specs and implementations', () => {
       expect(JSON.parse(JSON.stringify(descriptor))).toEqual(descriptor);
       expect(descriptor.description.length).toBeGreaterThan(20);
     }
+  });
+
+  it('knows the same descriptors built twice as the same, and any change as different', () => {
+    const first = builtinToolSpecList.map(describeTool);
+    const again = builtinToolSpecList.map(describeTool);
+    expect(again).not.toBe(first);
+    expect(sameToolDescriptors(first, again)).toBe(true);
+    const [read, ...others] = again;
+    if (read === undefined) throw new Error('no built-in tool');
+    const changed = [
+      others,
+      [...others, read],
+      [{ ...read, name: 'read2' }, ...others],
+      [{ ...read, description: `${read.description}.` }, ...others],
+      [{ ...read, parameters: { type: 'object', properties: {} } }, ...others],
+    ];
+    for (const descriptors of changed) expect(sameToolDescriptors(first, descriptors)).toBe(false);
   });
 });
