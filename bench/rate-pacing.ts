@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createProviderPauses } from '../src/activities/provider-pauses.js';
 import { startJob } from '../src/client/job-client.js';
 import type { JobStore } from '../src/store/job-store.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
@@ -67,6 +68,8 @@ async function measure(
     store,
     modelPacing,
     pauseOnRetryAfter,
+    // Its own pauses and learned rate: what one side learned must not pace the next.
+    providerPauses: createProviderPauses(),
     // Room for every job's model call at once: what limits the calls is the pacing.
     workerOptions: { maxConcurrentActivityTaskExecutions: scenario.jobs },
   });

@@ -84,6 +84,18 @@ function askedToWait(error: unknown): { failure: ApplicationFailure; waitMs: num
     : undefined;
 }
 
+/**
+ * A retryable failure for a call whose provider this worker paces after refusals, when its turn
+ * would come later than the call may still wait: the attempt is retried then.
+ */
+function turnTooFar(providerName: string, waitMs: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: `${providerName} refused requests lately and this worker paces it: the call's turn would come in ${Math.ceil(waitMs / 1000)} s`,
+    type: MODEL_TRANSIENT_ERROR,
+    nextRetryDelay: waitMs,
+  });
+}
+
 /** A streamed event that carries part of an answer (Pi's events other than `start`, `error`). */
 function isPartOfAnswer(event: unknown): boolean {
   const type = (event as { type?: unknown } | null)?.type;
@@ -115,7 +127,10 @@ function retriedAfter(failure: ApplicationFailure, delayMs: number): Application
  * over a provider's rate limit waits for its turn instead of spending its attempts in a few
  * seconds; once the waits would pass `LONGEST_WAIT_IN_CALL_MS` (or at once, for a paced
  * provider: see `CallModelOptions.paced`) the attempt fails, retryable after the next wait.
- * A refused request was not answered, so sending it again pays nothing twice.
+ * A refused request was not answered, so sending it again pays nothing twice. Once a provider
+ * has refused a request, this worker's calls to it wait in line and go one at a time at the
+ * rate its answers showed (`LearnedRate`, through `pauses.turn`); a turn further away than the
+ * call may still wait fails the attempt the same way.
  */
 export async function callModel(
   input: CallModelInput,
@@ -154,6 +169,16 @@ export async function callModel(
         const pauseStarted = Date.now();
         await pauses.waitFor(providerName, signal);
         waitedMs += Date.now() - pauseStarted;
+        // A provider that refused requests before: in line, at the rate it showed.
+        const turn = await pauses.turn(providerName, LONGEST_WAIT_IN_CALL_MS - waitedMs, signal);
+        const learnedRate = pauses.takeRateChange(providerName);
+        if (learnedRate !== undefined) {
+          context.log.info(
+            `${providerName} refused requests and asked to wait: this worker now sends it at most ${learnedRate.toFixed(1)} requests a second (learned from its answers; --model-rate paces it for every worker)`,
+          );
+        }
+        if (!turn.granted) throw turnTooFar(providerName, turn.waitMs);
+        waitedMs += turn.waitMs;
         // A request that failed after streaming part of an answer is not sent again here: its
         // followers saw the part; a new attempt voids it first (see `openLiveModelCall`).
         let streamedPart = false;
@@ -164,14 +189,17 @@ export async function callModel(
             }
           : undefined;
         try {
-          return await provider.call(input.request, {
+          const answer = await provider.call(input.request, {
             signal,
             heartbeat: (details) => context.heartbeat(details),
             ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
             ...(forward ? { onStreamEvent: forward } : {}),
           });
+          pauses.answered(providerName);
+          return answer;
         } catch (error) {
           const refused = askedToWait(error);
+          if (!refused && !signal.aborted) pauses.answered(providerName);
           if (!refused || signal.aborted) throw error;
           pauses.pause(providerName, refused.waitMs);
           const wait = rateLimitWaitMs(refused.waitMs, refusals);

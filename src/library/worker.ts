@@ -4,6 +4,12 @@ export { AgentWorker } from '../worker/agent-worker-group.js';
 export { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 export { workflowBundlerOptions } from '../worker/workflow-bundler-options.js';
 export type { ModelPacing, ProviderPacing } from '../worker/model-pacing.js';
+export {
+  createProviderPauses,
+  sharedProviderPauses,
+  type ProviderPauses,
+} from '../activities/provider-pauses.js';
+export type { RequestTurn } from '../activities/learned-rate.js';
 export { openJobStore, type JobStoreSettings } from '../store/open-job-store.js';
 export type { JobStore } from '../store/job-store.js';
 export { FileJobStore, type FileJobStoreOptions } from '../store/file/file-job-store.js';

@@ -7,7 +7,11 @@ import { StatusObservingStore } from '../metrics/status-observing-store.js';
 import { tracingFromEnvironment, type AgentTracing } from '../tracing/agent-tracing.js';
 import { tracingWorkerOptions } from '../tracing/tracing-worker-options.js';
 import { createActivities } from '../activities/index.js';
-import { noProviderPauses, sharedProviderPauses } from '../activities/provider-pauses.js';
+import {
+  noProviderPauses,
+  sharedProviderPauses,
+  type ProviderPauses,
+} from '../activities/provider-pauses.js';
 import { makeLocalActivities } from '../activities/store-activities.js';
 import { noUserToolActivities } from '../activities/user-tool-activities.js';
 import { addProviders, type ProviderFactory } from '../providers/registry.js';
@@ -76,9 +80,17 @@ export interface AgentWorkerOptions {
   modelPacing?: ModelPacing;
   /**
    * Whether a provider's `Retry-After` on one model call holds this process's other calls to
-   * that provider until it has passed (default true; false only to measure without pacing).
+   * that provider until it has passed, and from then on paces them at the rate the provider's
+   * answers showed (`LearnedRate`) (default true; false only to measure without pacing).
    */
   pauseOnRetryAfter?: boolean;
+  /**
+   * The pauses and learned rates this worker's model calls keep per provider. Default: the ones
+   * every worker of this process shares (`sharedProviderPauses`), which is what they are for: one
+   * provider limit, one view of it. Give a worker its own (`createProviderPauses()`) only to
+   * measure or test it apart from the others. Ignored when `pauseOnRetryAfter` is false.
+   */
+  providerPauses?: ProviderPauses;
   /**
    * The data converter of every worker (payload codecs, failure converter); it must match the
    * clients'. Default: the encrypting one when `DAR_ENCRYPTION_KEY` or `DAR_ENCRYPTION_KEY_FILE`
@@ -160,7 +172,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   // A workflow-only worker still runs the local activities of the workflow tasks it takes (the
   // progress recorder, the store of carried messages). Model calls and tool bodies are left to
   // the other workers.
-  const pauses = options.pauseOnRetryAfter === false ? noProviderPauses : sharedProviderPauses;
+  const pauses =
+    options.pauseOnRetryAfter === false
+      ? noProviderPauses
+      : (options.providerPauses ?? sharedProviderPauses);
   const activities = options.workflowsOnly
     ? { ...makeLocalActivities(store), ...noUserToolActivities() }
     : createActivities(tools, store, await fileJournalIfAsked(), pauses, pacedProviders(pacing));

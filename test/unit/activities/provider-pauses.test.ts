@@ -47,3 +47,23 @@ test('noProviderPauses never holds a call', async () => {
   expect(noProviderPauses.remaining('openai')).toBe(0);
   await noProviderPauses.waitFor('openai', new AbortController().signal);
 });
+
+test('a refusal paces the provider it came from, not the others', async () => {
+  let now = 1000;
+  const pauses = createProviderPauses(() => now);
+  const signal = new AbortController().signal;
+  for (let index = 0; index < 10; index += 1) await pauses.turn('openai', 60_000, signal);
+  now += 10;
+  for (let index = 0; index < 6; index += 1) pauses.pause('openai', 1000);
+  now += 1000;
+  expect(await pauses.turn('openai', 10_000, signal)).toEqual({ granted: true, waitMs: 0 });
+  // Four a second: the next call would wait a quarter of a second, more than it may.
+  expect(await pauses.turn('openai', 100, signal)).toEqual({ granted: false, waitMs: 250 });
+  expect(pauses.takeRateChange('openai')).toBe(4);
+  expect(await pauses.turn('anthropic', 0, signal)).toEqual({ granted: true, waitMs: 0 });
+  expect(await pauses.turn('anthropic', 0, signal)).toEqual({ granted: true, waitMs: 0 });
+  expect(pauses.takeRateChange('anthropic')).toBeUndefined();
+  noProviderPauses.pause('openai', 1000);
+  expect(await noProviderPauses.turn('openai', 0, signal)).toEqual({ granted: true, waitMs: 0 });
+  expect(noProviderPauses.takeRateChange('openai')).toBeUndefined();
+});
