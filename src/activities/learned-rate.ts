@@ -31,7 +31,7 @@ export type RequestTurn = { granted: true; waitMs: number } | { granted: false; 
 
 interface Waiter {
   queuedAt: number;
-  resolve: (slot: RequestTurn) => void;
+  resolve: (turn: RequestTurn) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal;
   onAbort: () => void;

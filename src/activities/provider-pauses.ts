@@ -12,7 +12,7 @@ import { LearnedRate, type RequestTurn } from './learned-rate.js';
 export interface ProviderPauses {
   /**
    * `provider` refused a request and asked to wait: holds the calls to it for `milliseconds`
-   * from now (a longer pause already set wins), and paces it from then on (see `slot`).
+   * from now (a longer pause already set wins), and paces it from then on (see `turn`).
    */
   pause(provider: string, milliseconds: number): void;
   /**
