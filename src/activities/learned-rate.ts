@@ -43,6 +43,8 @@ export class LearnedRate {
   /** When the first refusal came, while its rate is still to be read. */
   private firstRefusalAt: number | undefined;
   private lastGrantAt = Number.NEGATIVE_INFINITY;
+  /** No turn is given before this (the provider's `Retry-After` pause). */
+  private heldUntil = Number.NEGATIVE_INFINITY;
   private lastRefusalAt = Number.NEGATIVE_INFINITY;
   private lastDecreaseAt = Number.NEGATIVE_INFINITY;
   /** A rate set or lowered since `takeChange` last said so. */
@@ -79,8 +81,7 @@ export class LearnedRate {
       return { granted: true, waitMs: 0 };
     }
     const interval = 1000 / this.rate;
-    const expected =
-      Math.max(0, this.lastGrantAt + interval - now) + this.waiters.length * interval;
+    const expected = this.firstTurnIn(now, interval) + this.waiters.length * interval;
     if (expected > maxWaitMs) return { granted: false, waitMs: expected };
     if (this.waiters.length === 0 && expected === 0) {
       this.granted(now);
@@ -102,6 +103,14 @@ export class LearnedRate {
       this.waiters.push(waiter);
       this.schedule();
     });
+  }
+
+  /**
+   * Gives no turn before `until` (the provider asked to wait): the calls in line go on from
+   * then, one at a time, instead of one of them meeting the pause.
+   */
+  holdUntil(until: number): void {
+    this.heldUntil = Math.max(this.heldUntil, until);
   }
 
   /** The provider answered a request (anything but a refusal to wait). */
@@ -141,11 +150,16 @@ export class LearnedRate {
     this.note(this.sent, now);
   }
 
+  /** Milliseconds from `now` until the next turn may be given. */
+  private firstTurnIn(now: number, interval: number): number {
+    return Math.max(0, this.lastGrantAt + interval - now, this.heldUntil - now);
+  }
+
   /** Sets the timer of the next turn, when calls wait and none is set. */
   private schedule(): void {
     if (this.timer !== undefined || this.waiters.length === 0) return;
     const interval = this.rate === undefined ? 0 : 1000 / this.rate;
-    const wait = Math.max(0, this.lastGrantAt + interval - this.now());
+    const wait = this.firstTurnIn(this.now(), interval);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.next();
@@ -156,6 +170,11 @@ export class LearnedRate {
   private next(): void {
     const now = this.now();
     this.settle(now);
+    // A pause set while the timer ran: the line waits for its end.
+    if (now < this.heldUntil) {
+      this.schedule();
+      return;
+    }
     const waiter = this.waiters.shift();
     if (waiter !== undefined) {
       waiter.signal.removeEventListener('abort', waiter.onAbort);

@@ -47,7 +47,9 @@ export function createProviderPauses(now: () => number = Date.now): ProviderPaus
     pause(provider, milliseconds) {
       const until = now() + Math.max(0, milliseconds);
       if (until > (pausedUntil.get(provider) ?? 0)) pausedUntil.set(provider, until);
-      rateOf(provider).refused();
+      const rate = rateOf(provider);
+      rate.holdUntil(until);
+      rate.refused();
     },
     remaining,
     async waitFor(provider, signal) {

@@ -82,22 +82,52 @@ test('a call whose turn would come later than it may wait does not join the line
   ]);
 });
 
-test('a lowered rate slows the calls already in line', async () => {
+/**
+ * Four calls in line at 10 a second (a burst of 30 with 10 accepted); `times` fills with when
+ * each got its turn, in ms from now, as the test moves the clock.
+ */
+async function lineOfFour(): Promise<{
+  rate: LearnedRate;
+  times: number[];
+  line: Promise<unknown>;
+}> {
   const rate = new LearnedRate();
   await burst(rate, 30, 10);
   const start = Date.now();
   const times: number[] = [];
-  const line = Array.from({ length: 4 }, () =>
-    rate.turn(60_000, signal).then(() => times.push(Date.now() - start)),
+  const line = Promise.all(
+    Array.from({ length: 4 }, () =>
+      rate.turn(60_000, signal).then(() => times.push(Date.now() - start)),
+    ),
   );
+  return { rate, times, line };
+}
+
+test('a lowered rate slows the calls already in line', async () => {
+  const { rate, times, line } = await lineOfFour();
   await jest.advanceTimersByTimeAsync(150);
   expect(times).toEqual([0, 100]);
   // A refusal while two have gone: from 10 a second to 7 (the third's timer is already set).
   rate.refused();
   await jest.advanceTimersByTimeAsync(1000);
-  await Promise.all(line);
+  await line;
   expect(times[2]).toBe(200);
   expect((times[3] ?? 0) - 200).toBeCloseTo(1000 / 7, -1);
+});
+
+test('a pause the provider asks for holds the line; it goes on one at a time after it', async () => {
+  const { rate, times, line } = await lineOfFour();
+  await jest.advanceTimersByTimeAsync(50);
+  // Refused at 50 ms with a wait of 1 s (the second of the line had its timer set for 100 ms).
+  rate.holdUntil(Date.now() + 1000);
+  rate.refused();
+  await jest.advanceTimersByTimeAsync(3000);
+  await line;
+  expect(times[0]).toBe(0);
+  expect(times[1]).toBe(1050);
+  // From 10 a second to 7 at the refusal.
+  expect((times[2] ?? 0) - 1050).toBeCloseTo(1000 / 7, -1);
+  expect((times[3] ?? 0) - (times[2] ?? 0)).toBeCloseTo(1000 / 7, -1);
 });
 
 test('a cancelled call leaves the line at once, and the others keep their turns', async () => {
