@@ -26,8 +26,11 @@ const WINDOW_MS = 1000;
 /** The first rate is read this long after the first refusal at the earliest (or at a turn). */
 const SETTLE_MS = 250;
 
-/** A call's turn to send: granted after `waitMs`, or not (the wait would be longer). */
-export type RequestTurn = { granted: true; waitMs: number } | { granted: false; waitMs: number };
+/** A call's turn to send: granted after `waitMs`, or not (the wait would be `waitMs`, too long). */
+export interface RequestTurn {
+  granted: boolean;
+  waitMs: number;
+}
 
 interface Waiter {
   queuedAt: number;

@@ -85,6 +85,15 @@ export function jobInput(partial: Partial<AgentJobInput> & { model: string; work
   } satisfies AgentJobInput;
 }
 
+/** Polls the job's status until its phase is `phase` (20 s at most). */
+export async function waitForPhase(job: AgentJob, phase: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if ((await job.status()).phase === phase) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job never reached phase ${phase}`);
+}
+
 export async function startTestJob(
   server: Pick<AgentTestServer, 'environment' | 'taskQueue' | 'store'>,
   input: AgentJobInput,

@@ -11,6 +11,7 @@ import {
   text,
   toolCall,
   useAgentTestServer,
+  waitForPhase,
 } from '../../support/agent-harness.js';
 
 const server = useAgentTestServer('budget');
@@ -126,10 +127,7 @@ test('R20: a kept-open job whose budget is spent ends when the next message arri
     server,
     jobInput({ model, workspace: folder, keepOpenMs: 60_000, budget: { maxTurns: 1 } }),
   );
-  for (let attempt = 0; (await job.status()).phase !== 'waiting'; attempt += 1) {
-    if (attempt > 200) throw new Error('the job never waited for a message');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitForPhase(job, 'waiting');
   await job.followUp('one more question');
   const ending = await jobEnding(job);
   expect(ending.budgetExceeded).toEqual({ limit: 'turns', used: 1, max: 1 });

@@ -110,6 +110,11 @@ test('R20: a job that continued as new still ends at a turn boundary when its ba
   expect(events.filter((event) => event.type === 'tool_execution_end')).toHaveLength(starts);
 });
 
+/** The content of each user message, in order. */
+function userTexts(messages: readonly Message[]): Message['content'][] {
+  return messages.flatMap((message) => (message.role === 'user' ? [message.content] : []));
+}
+
 /**
  * A script of `toolTurns` tool turns (the first slow enough for messages sent meanwhile to be
  * queued), a final answer, then one answer for each follow-up (taken one at a time when the
@@ -151,19 +156,13 @@ test('R20: follow-ups queued while a long run works are carried by reference: to
   const result = await job.result();
   expect(result.status.continuedAsNew).toBeGreaterThan(0);
   expect(result.status.modelCalls).toBe(toolTurns + 1 + followUps.length);
-  const userTexts = result.messages.flatMap((message: Message) =>
-    message.role === 'user' ? [message.content] : [],
-  );
-  expect(userTexts).toEqual([prompt, ...followUps]);
+  expect(userTexts(result.messages)).toEqual([prompt, ...followUps]);
 
   // The model got each follow-up whole, after the continue-as-new.
   const lastRequest = JSON.parse(
     readFileSync(join(scriptedRequestsFolder(scriptPath), `${toolTurns + 3}.json`), 'utf8'),
   ) as { messages: Message[] };
-  const sentUserTexts = lastRequest.messages.flatMap((message) =>
-    message.role === 'user' ? [message.content] : [],
-  );
-  expect(sentUserTexts).toEqual([prompt, ...followUps]);
+  expect(userTexts(lastRequest.messages)).toEqual([prompt, ...followUps]);
 
   // The first run handed on references: its continue-as-new input is small.
   const events = await firstRunHistory(job.workflowId);
@@ -201,10 +200,7 @@ test('a run whose next input would pass the payload limit goes on instead of con
   const result = await job.result();
   expect(result.status.continuedAsNew).toBe(0);
   expect(result.status.modelCalls).toBe(toolTurns + 1 + followUps.length);
-  const userTexts = result.messages.flatMap((message: Message) =>
-    message.role === 'user' ? [message.content] : [],
-  );
-  expect(userTexts).toEqual(['do the task', ...followUps]);
+  expect(userTexts(result.messages)).toEqual(['do the task', ...followUps]);
   // The history holds the system prompt several times (the job's input, the model calls that
   // send it by value): past gRPC's default 4 MB for one answer, read over a connection that
   // takes more.

@@ -6,17 +6,10 @@ import {
   temporaryFolder,
   text,
   useAgentTestServer,
+  waitForPhase,
 } from '../../support/agent-harness.js';
 
 const server = useAgentTestServer('keep-open');
-
-async function waitForPhase(job: Awaited<ReturnType<typeof startTestJob>>, phase: string) {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if ((await job.status()).phase === phase) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`job never reached phase ${phase}`);
-}
 
 test('R20: a kept-open job waits after agent_end; a follow-up starts a new run', async () => {
   const folder = temporaryFolder();

@@ -9,6 +9,7 @@ import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { ModelPacing } from '../../../src/worker/model-pacing.js';
 import { createActivities } from '../../../src/activities/index.js';
 import { SETUP_BY_REFERENCE_FROM_CHARACTERS } from '../../../src/activities/model-setup.js';
+import type { ScriptedAnswer } from '../../../src/providers/model-script.js';
 import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { builtinTools } from '../../../src/tools/index.js';
 import { MODEL_CALL_ACTIVITIES } from '../../../src/workflows/model-call-activities.js';
@@ -24,6 +25,7 @@ import {
   text,
   toolCall,
   uniqueName,
+  waitForPhase,
 } from '../../support/agent-harness.js';
 import { startDevServer } from '../../support/temporal-server.js';
 import { cachedWorkflowBundle } from '../../support/workflow-bundle-cache.js';
@@ -71,19 +73,25 @@ async function threeCallJob(taskQueue: string, systemPrompt?: string): Promise<A
   return (await threeCallJobSeen(taskQueue, systemPrompt)).job;
 }
 
+/** A scripted model that keeps what it was sent on each call, in `requestsFolder`. */
+function seenScriptedModel(answers: ScriptedAnswer[]): { model: string; requestsFolder: string } {
+  const model = scriptedModel(temporaryFolder(), answers);
+  const requestsFolder = scriptedRequestsFolder(model.slice('scripted:'.length));
+  mkdirSync(requestsFolder);
+  return { model, requestsFolder };
+}
+
 /** `threeCallJob`, with what the scripted model was sent on each call. */
 async function threeCallJobSeen(
   taskQueue: string,
   systemPrompt?: string,
 ): Promise<{ job: AgentJob; requests: { systemPrompt: string; tools: { name: string }[] }[] }> {
   const workspace = temporaryFolder('dar-model-queue-');
-  const model = scriptedModel(temporaryFolder(), [
+  const { model, requestsFolder } = seenScriptedModel([
     { stopReason: 'toolUse', content: [toolCall('l1', 'ls', {})] },
     { stopReason: 'toolUse', content: [toolCall('l2', 'ls', {})] },
     { stopReason: 'stop', content: [text('listed twice')] },
   ]);
-  const requestsFolder = scriptedRequestsFolder(model.slice('scripted:'.length));
-  mkdirSync(requestsFolder);
   const job = await startTestJob(
     { environment, taskQueue, store },
     jobInput({ model, workspace, tools: ['ls'], ...(systemPrompt ? { systemPrompt } : {}) }),
@@ -315,13 +323,11 @@ test('a worker of an earlier release (no callModelOnStoredSetup): the call is ma
 test('R20: a kept-open job sends its stored setup by reference in every agent run, not once a run', async () => {
   const taskQueue = await startWorker({});
   const workspace = temporaryFolder('dar-model-queue-');
-  const model = scriptedModel(temporaryFolder(), [
+  const { model, requestsFolder } = seenScriptedModel([
     { stopReason: 'stop', content: [text('first answer')] },
     { stopReason: 'toolUse', content: [toolCall('l1', 'ls', {})] },
     { stopReason: 'stop', content: [text('second answer')] },
   ]);
-  const requestsFolder = scriptedRequestsFolder(model.slice('scripted:'.length));
-  mkdirSync(requestsFolder);
   const job = await startTestJob(
     { environment, taskQueue, store },
     jobInput({
@@ -332,10 +338,7 @@ test('R20: a kept-open job sends its stored setup by reference in every agent ru
       keepOpenMs: 1_000,
     }),
   );
-  for (let attempt = 0; (await job.status()).phase !== 'waiting'; attempt += 1) {
-    if (attempt > 200) throw new Error('the job never waited for a follow-up');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitForPhase(job, 'waiting');
   await job.followUp('and list the files');
   const result = await job.result();
   expect(result.status.stopReason).toBe('stop');
