@@ -7,7 +7,7 @@ import { AGENT_WORKFLOW_TYPE } from '../client/job-client.js';
 import type { Usage } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { budgetMessage, type BudgetExceeded } from '../workflows/job-budget.js';
-import { darBatchIdKey } from '../workflows/search-attributes.js';
+import { startWithJobAttributes } from '../client/start-attributes.js';
 import { spentBatchBudget, type BatchBudget } from './batch-budget.js';
 import { taskWorkflowId } from './batch-id.js';
 import { needsWorker, surveyTasks } from './batch-survey.js';
@@ -180,14 +180,18 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
   const start = async (progress: TaskProgress): Promise<void> => {
     let handle: WorkflowHandle;
     try {
-      handle = await client.workflow.start(AGENT_WORKFLOW_TYPE, {
-        taskQueue: options.taskQueue,
-        workflowId: progress.workflowId,
-        args: [{ ...progress.task.input, batchId }],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        typedSearchAttributes: [{ key: darBatchIdKey, value: batchId }],
-      });
+      handle = await startWithJobAttributes(
+        (typedSearchAttributes) =>
+          client.workflow.start(AGENT_WORKFLOW_TYPE, {
+            taskQueue: options.taskQueue,
+            workflowId: progress.workflowId,
+            args: [{ ...progress.task.input, batchId }],
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            typedSearchAttributes,
+          }),
+        batchId,
+      );
     } catch (error) {
       // Closed already: another `dar batch` on the same file ran it since we looked.
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -9,6 +9,7 @@ import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
 import { sendingPayload } from './payload-limit.js';
+import { startWithJobAttributes } from './start-attributes.js';
 import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
 import { DEFAULT_TASK_QUEUE } from '../worker/task-queue.js';
 import {
@@ -292,12 +293,16 @@ export function startJob(
   input: AgentJobInput,
   options: StartJobOptions & { store?: JobStore } = {},
 ): Promise<AgentJob> {
+  const workflowId = options.workflowId ?? `agent-${crypto.randomUUID()}`;
   return sendingPayload("The job's input", input, () =>
-    client.workflow.start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {
-      taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-      workflowId: options.workflowId ?? `agent-${crypto.randomUUID()}`,
-      args: [input],
-    }),
+    startWithJobAttributes((typedSearchAttributes) =>
+      client.workflow.start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {
+        taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+        workflowId,
+        args: [input],
+        typedSearchAttributes,
+      }),
+    ),
   ).then((handle) => new AgentJob(handle, options.store));
 }
 

@@ -1,8 +1,13 @@
-import { upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { JobPhase } from './job-types.js';
-import { RUNNING_PHASE_FEATURE, type ReleaseFeatures } from './release-features.js';
 import {
+  ATTRIBUTES_AT_START_FEATURE,
+  RUNNING_PHASE_FEATURE,
+  type ReleaseFeatures,
+} from './release-features.js';
+import {
+  DAR_PHASES,
   type DarPhase,
   SEARCH_ATTRIBUTES_PATCH,
   darBatchIdKey,
@@ -13,19 +18,47 @@ import {
 /** Publishes a job's phase and turn count as search attributes, when they change. */
 export type PublishJobState = (phase: JobPhase, turns: number) => void;
 
+/** What `runningPhasePublisher` last published (or found at the run's start). */
+interface Published {
+  phase?: DarPhase;
+  turns: number;
+}
+
 /**
  * Starts a job's search attributes (`DarBatchId` at once) and returns the publisher of
  * `DarPhase` and `DarTurns`. Call once, at the start of the workflow: the patch check must sit
  * at the same point of every run. In a history recorded before the attributes existed the patch
- * is absent, and nothing is upserted, so such histories replay unchanged.
+ * is absent, and nothing is upserted, so such histories replay unchanged. From release
+ * `2026-12g` on, what the run's start already holds (set by the client, or left by the run it
+ * continues) is not upserted again; the start's attributes are in its first history event, so
+ * the choice replays the same.
  */
 export function startJobVisibility(
   batchId: string | undefined,
   features: ReleaseFeatures,
 ): PublishJobState {
   if (!features.has(SEARCH_ATTRIBUTES_PATCH)) return () => undefined;
-  if (batchId !== undefined) upsertSearchAttributes([{ key: darBatchIdKey, value: batchId }]);
-  return features.has(RUNNING_PHASE_FEATURE) ? runningPhasePublisher() : everyFlipPublisher();
+  const atStart = features.has(ATTRIBUTES_AT_START_FEATURE) ? attributesAtStart() : undefined;
+  if (batchId !== undefined && atStart?.batchId !== batchId) {
+    upsertSearchAttributes([{ key: darBatchIdKey, value: batchId }]);
+  }
+  return features.has(RUNNING_PHASE_FEATURE)
+    ? runningPhasePublisher(atStart?.published ?? { turns: 0 })
+    : everyFlipPublisher();
+}
+
+/** The run's attributes before its first upsert: its start's. */
+function attributesAtStart(): { batchId?: string; published: Published } {
+  const attributes = workflowInfo().typedSearchAttributes;
+  const batchId = attributes.get(darBatchIdKey);
+  const phase = attributes.get(darPhaseKey);
+  const turns = attributes.get(darTurnsKey);
+  // Both or neither: a phase of an earlier release (`model`, `tools`) is published again.
+  const published: Published =
+    phase !== undefined && (DAR_PHASES as readonly string[]).includes(phase) && turns !== undefined
+      ? { phase: phase as DarPhase, turns }
+      : { turns: 0 };
+  return { ...(batchId === undefined ? {} : { batchId }), published };
 }
 
 /** How many turns `DarTurns` may lag behind while the published phase stays `running`. */
@@ -43,8 +76,8 @@ export function publishedPhase(phase: Exclude<JobPhase, 'starting'>): DarPhase {
  * model/tools flip is read from the job store (`dar status`, the console), where it is exact;
  * in visibility, which lags anyway, it cost two upserts a turn.
  */
-function runningPhasePublisher(): PublishJobState {
-  let published: { phase?: DarPhase; turns: number } = { turns: 0 };
+function runningPhasePublisher(initial: Published): PublishJobState {
+  let published = initial;
   return (phase, turns) => {
     if (phase === 'starting') return;
     const visible = publishedPhase(phase);

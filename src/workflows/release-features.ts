@@ -45,6 +45,13 @@ export const FIRST_MODEL_CALL_UNLESS_PACED_FEATURE = 'dar-first-model-call-unles
  */
 export const SETUP_COMPARED_BY_VALUE_FEATURE = 'dar-setup-compared-by-value';
 
+/**
+ * A run finds `DarPhase`, `DarTurns` and `DarBatchId` as its client set them at its start (or
+ * as the run it continues left them) and upserts only what differs (`job-visibility.ts`). Never
+ * a patch of its own: release `2026-12g` on.
+ */
+export const ATTRIBUTES_AT_START_FEATURE = 'dar-attributes-at-start';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
@@ -62,6 +69,7 @@ const RELEASE_STEPS: readonly { patch: string; brought: readonly string[] }[] = 
   },
   { patch: 'dar-features-2026-12e', brought: [FIRST_MODEL_CALL_UNLESS_PACED_FEATURE] },
   { patch: 'dar-features-2026-12f', brought: [SETUP_COMPARED_BY_VALUE_FEATURE] },
+  { patch: 'dar-features-2026-12g', brought: [ATTRIBUTES_AT_START_FEATURE] },
 ];
 
 /**

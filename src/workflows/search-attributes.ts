@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 
 /**
  * The custom search attributes of agent jobs, for Temporal's list filter
@@ -34,3 +34,18 @@ export const DAR_SEARCH_ATTRIBUTES = [
  * (R23), new runs record the patch marker and publish the attributes.
  */
 export const SEARCH_ATTRIBUTES_PATCH = 'dar-search-attributes';
+
+/**
+ * What a client sets when it starts a job: `DarPhase` `running` and `DarTurns` 0, which a job
+ * would otherwise publish in its first workflow task, and `DarBatchId` for a batch's job. A run
+ * of release `2026-12g` on that finds them at its start does not upsert them again: one history
+ * event and one visibility write less per job (`job-visibility.ts`).
+ */
+export function startSearchAttributes(batchId?: string): SearchAttributePair[] {
+  const pairs: SearchAttributePair[] = [
+    { key: darPhaseKey, value: 'running' },
+    { key: darTurnsKey, value: 0 },
+  ];
+  if (batchId !== undefined) pairs.push({ key: darBatchIdKey, value: batchId });
+  return pairs;
+}

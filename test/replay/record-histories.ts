@@ -11,6 +11,7 @@ import { findTemporalBinary } from '../../src/server/temporal-binary.js';
 import { createAgentWorker } from '../../src/worker/agent-worker.js';
 import { openTestStore, temporaryFolder, uniqueName } from '../support/agent-harness.js';
 import { startDevServer } from '../support/temporal-server.js';
+import { startSearchAttributes } from '../../src/workflows/search-attributes.js';
 import { jobStoreScenarios, prepareScenarioFolder, type ReplayScenario } from './scenarios.js';
 
 /**
@@ -113,6 +114,8 @@ async function recordScenario(root: string, scenario: ReplayScenario): Promise<v
       taskQueue,
       workflowId: scenario.name,
       args: [{ ...scenario.input, model, workspace }],
+      // As this release's clients start a job (`startJob`, `dar batch`).
+      typedSearchAttributes: startSearchAttributes(),
     });
     const job = new AgentJob(handle, store);
     if (scenario.steer) {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentWorkflowsPath } from '../../src/worker/workflow-bundle-path.js';
@@ -17,6 +17,7 @@ import {
 import { DAR_PHASES } from '../../src/workflows/search-attributes.js';
 import { USER_TOOLS_PATCH } from '../../src/workflows/user-tools.js';
 import { firstReleaseScenarios, jobStoreScenarios } from './scenarios.js';
+import { temporaryFolder } from '../support/agent-harness.js';
 import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 import { SETUP_BY_REFERENCE_FROM_CHARACTERS } from '../../src/activities/model-setup.js';
 import { STORE_CARRIED_MESSAGES_PATCH } from '../../src/workflows/carried-messages.js';
@@ -55,7 +56,10 @@ interface RecordedHistory {
       taskQueue?: { name?: string };
       input?: { payloads?: { data?: string }[] };
     };
-    workflowExecutionStartedEventAttributes?: { input?: { payloads?: { data?: string }[] } };
+    workflowExecutionStartedEventAttributes?: {
+      input?: { payloads?: { data?: string }[] };
+      searchAttributes?: { indexedFields?: Record<string, { data?: string }> };
+    };
     workflowExecutionContinuedAsNewEventAttributes?: {
       input?: { payloads?: { data?: string }[] };
     };
@@ -66,13 +70,11 @@ interface RecordedHistory {
  * Replays every committed history with `workflowsPath`, in a plain Node process, with the
  * workflow interceptors a worker bundles (tracing spans: they must change no command).
  */
-function replayAll(workflowsPath: string): ReplayOutcome[] {
+function replayAll(workflowsPath: string, folder = historiesFolder): ReplayOutcome[] {
   const modules = workflowInterceptorModules().join(',');
-  const output = execFileSync(
-    process.execPath,
-    [replayScript, historiesFolder, workflowsPath, modules],
-    { encoding: 'utf8' },
-  );
+  const output = execFileSync(process.execPath, [replayScript, folder, workflowsPath, modules], {
+    encoding: 'utf8',
+  });
   return output
     .split('\n')
     .filter((line) => line.startsWith('{'))
@@ -145,6 +147,21 @@ function publishedPhases(fixture: string): string[] {
   });
 }
 
+/** The search attributes a recorded run started with, decoded. */
+function startAttributes(fixture: string): Record<string, unknown> {
+  const history = JSON.parse(
+    readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+  ) as RecordedHistory;
+  const fields =
+    history.events[0]?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields;
+  return Object.fromEntries(
+    Object.entries(fields ?? {}).map(([name, { data }]) => [
+      name,
+      JSON.parse(Buffer.from(data ?? '', 'base64').toString('utf8')) as unknown,
+    ]),
+  );
+}
+
 const fixtures = readdirSync(historiesFolder)
   .filter((name) => name.endsWith('.json'))
   .map((name) => name.replace(/\.json$/, ''))
@@ -199,18 +216,20 @@ test('R23: histories of the progress-sink release took its patches; older ones d
 test('R23: histories of each release-features release took its one patch and no other', () => {
   const releases = [
     { prefix: 'features-', patch: FIRST_RELEASE_FEATURES_PATCH },
-    { prefix: 'features2-', patch: RELEASE_PATCHES[4] },
-    { prefix: 'features3-', patch: RELEASE_PATCHES[3] },
-    { prefix: 'features4-', patch: RELEASE_PATCHES[2] },
-    { prefix: 'features5-', patch: RELEASE_PATCHES[1] },
-    { prefix: 'features6-', patch: RELEASE_PATCHES[1] },
-    { prefix: 'features7-', patch: RELEASE_FEATURES_PATCH },
+    { prefix: 'features2-', patch: RELEASE_PATCHES[5] },
+    { prefix: 'features3-', patch: RELEASE_PATCHES[4] },
+    { prefix: 'features4-', patch: RELEASE_PATCHES[3] },
+    { prefix: 'features5-', patch: RELEASE_PATCHES[2] },
+    { prefix: 'features6-', patch: RELEASE_PATCHES[2] },
+    { prefix: 'features7-', patch: RELEASE_PATCHES[1] },
+    { prefix: 'features8-', patch: RELEASE_FEATURES_PATCH },
   ];
   const releasePatches = releases.map((release) => release.patch);
   for (const { prefix } of releases) {
-    // The sink release's jobs, compaction, approvals and user tools, continue-as-new run by run.
+    // The sink release's jobs, compaction, approvals and user tools, continue-as-new run by run
+    // (three runs at least: fewer events a run since 2026-12g, so fewer runs than before).
     expect(fixtures.filter((fixture) => fixture.startsWith(prefix)).length).toBeGreaterThanOrEqual(
-      11,
+      9,
     );
     // The compaction history did compact, under the one patch.
     const compaction = readFileSync(join(historiesFolder, `${prefix}compaction.json`), 'utf8');
@@ -238,7 +257,7 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
       running: false,
     });
   }
-  const current = fixtures.filter((name) => /^features[2-7]-/.test(name));
+  const current = fixtures.filter((name) => /^features[2-8]-/.test(name));
   for (const fixture of current) {
     const phases = publishedPhases(fixture);
     expect({ fixture, phases }).toEqual({
@@ -257,6 +276,57 @@ test('R23: the current release publishes DarPhase running for a whole turn; earl
     'running',
     'done',
   ]);
+});
+
+test('R23: from release 2026-12g the client sets DarPhase and DarTurns at the start, and a job upserts DarPhase only when it changes', () => {
+  const release = fixtures.filter((name) => name.startsWith('features8-'));
+  expect(release.length).toBeGreaterThanOrEqual(9);
+  for (const fixture of release) {
+    const started = startAttributes(fixture);
+    // A continued run starts with what the run before it published (here still 0 turns).
+    expect({ fixture, started }).toEqual({
+      fixture,
+      started: { DarPhase: 'running', DarTurns: 0 },
+    });
+    expect({ fixture, first: publishedPhases(fixture)[0] }).not.toEqual({
+      fixture,
+      first: 'running',
+    });
+  }
+  // The same jobs of release 2026-12f started with none and upserted `running` first.
+  expect(startAttributes('features7-user-tools')).toEqual({});
+  expect(publishedPhases('features7-user-tools')).toEqual(['running', 'done']);
+  expect(publishedPhases('features8-user-tools')).toEqual(['done']);
+  expect(publishedPhases('features8-approvals')).toEqual(['approval', 'running', 'done']);
+  expect(publishedPhases('features8-continue-as-new-run-2')).toEqual([]);
+});
+
+test('R23: a job a 2026-12g client started with the attributes set and a 2026-12f worker ran replays as it ran (its upserts included)', () => {
+  // Rolling upgrades: clients may be upgraded before workers. Such a history holds the start's
+  // attributes and the earlier release's upserts; the release patch keeps them on replay.
+  const folder = temporaryFolder('dar-replay-attributes-');
+  const started = JSON.parse(
+    readFileSync(join(historiesFolder, 'features8-user-tools.json'), 'utf8'),
+  ) as RecordedHistory;
+  const attributes = started.events[0]?.workflowExecutionStartedEventAttributes?.searchAttributes;
+  for (const fixture of [
+    'features7-user-tools',
+    'features7-parallel-batch-with-policy-and-truncation',
+  ]) {
+    const history = JSON.parse(
+      readFileSync(join(historiesFolder, `${fixture}.json`), 'utf8'),
+    ) as RecordedHistory;
+    const first = history.events[0]?.workflowExecutionStartedEventAttributes;
+    if (!first || !attributes) throw new Error('no start event');
+    first.searchAttributes = attributes;
+    writeFileSync(join(folder, `${fixture}.json`), JSON.stringify(history));
+  }
+  const results = replayAll(agentWorkflowsPath(), folder);
+  expect(results.map((result) => result.workflowId).sort()).toEqual([
+    'features7-parallel-batch-with-policy-and-truncation',
+    'features7-user-tools',
+  ]);
+  for (const result of results) expect(result).toEqual({ ...result, error: null });
 });
 
 test('R23: release 2026-12d calls an unpaced model on its provider queue once, then on the job queue; 2026-12e on the job queue from the first call', () => {

@@ -269,9 +269,11 @@ const releasePatchScenarios = jobStoreScenarios.filter(
  * first), `features5-*` by the fifth (`dar-features-2026-12e`, whose first model call goes on
  * the job's queue unless its worker paces the provider), `features6-*` by the same release once
  * a run's later model calls sent a large setup by reference (`callModelOnStoredSetup`, the setup
- * known as the same objects), `features7-*` by the current one (`dar-features-2026-12f`, which
- * knows a stored setup by value: a kept-open job's next agent run sends it by reference too).
- * Recording any but the current one's again now would record the current patch.
+ * known as the same objects), `features7-*` by the seventh (`dar-features-2026-12f`, which
+ * knows a stored setup by value: a kept-open job's next agent run sends it by reference too),
+ * `features8-*` by the current one (`dar-features-2026-12g`: the client sets `DarPhase` and
+ * `DarTurns` at the start, and the job does not upsert them again). Recording any but the
+ * current one's again now would record the current patch.
  */
 const releasePrefixes = [
   'features-',
@@ -281,6 +283,7 @@ const releasePrefixes = [
   'features5-',
   'features6-',
   'features7-',
+  'features8-',
 ];
 for (const prefix of releasePrefixes) {
   jobStoreScenarios.push(

@@ -4,6 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { AgentJob } from '../../../src/client/job-client.js';
 import { planBatch, runBatch, type TaskProgress } from '../../../src/batch/batch-runner.js';
 import type { BatchTask } from '../../../src/batch/task-file.js';
+import { darBatchIdKey } from '../../../src/workflows/search-attributes.js';
 import { resultLine } from '../../../src/batch/results-file.js';
 import type { ScriptedAnswer } from '../../../src/providers/model-script.js';
 import {
@@ -58,6 +59,16 @@ async function exists(workflowId: string): Promise<boolean> {
     if (error instanceof WorkflowNotFoundError) return false;
     throw error;
   }
+}
+
+/** The names of the runner's attributes each upsert of a job's history set, in order. */
+async function upsertedAttributes(workflowId: string): Promise<string[][]> {
+  const history = await server.environment.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes;
+    const names = Object.keys(fields?.indexedFields ?? {}).filter((name) => name.startsWith('Dar'));
+    return names.length === 0 ? [] : [names.sort()];
+  });
 }
 
 function run(
@@ -137,6 +148,13 @@ test('R20: a batch whose tasks finish within its budget completes normally, with
     expect(progress.state).toBe('completed');
     expect(progress.outcome).toMatchObject({ turns: 2, usage: { totalTokens: 110 } });
     expect(progress.outcome?.usage?.cost.total).toBeCloseTo(0.01);
+    // `dar batch` set DarBatchId, DarPhase and DarTurns at the start: the job upserted only the
+    // end (no DarBatchId again, no `running`).
+    expect(await upsertedAttributes(progress.workflowId)).toEqual([['DarPhase', 'DarTurns']]);
+    const attributes = (
+      await server.environment.client.workflow.getHandle(progress.workflowId).describe()
+    ).typedSearchAttributes;
+    expect(attributes.get(darBatchIdKey)).toBe(batchId);
   }
 });
 

@@ -83,9 +83,10 @@ test('a job publishes DarPhase, DarTurns and DarBatchId, the list filter finds i
         event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
       ).some((name) => name.startsWith('Dar')),
     );
-    // DarBatchId at the start, then DarPhase `running` with the first turn and `done` with the
-    // last: not an upsert at every model/tools flip.
-    expect(upserts).toHaveLength(3);
+    // DarBatchId (an API client's batch id: `dar batch` sets it at the start instead), then
+    // DarPhase `done` with the last turn. `running` and the count 0 the client set at the start;
+    // never an upsert at every model/tools flip.
+    expect(upserts).toHaveLength(2);
     await Worker.runReplayHistory({ workflowsPath: agentWorkflowsPath() }, history, job.workflowId);
     // Its marker tells clients the job keeps its events in the store.
     expect(await firstReleaseJob(job.handle)).toBe(false);
@@ -127,6 +128,10 @@ test('a worker refuses a namespace without the search attributes, naming the com
     await expect(attempt).rejects.toThrow(
       'temporal operator search-attribute create --namespace default --name DarPhase --type Keyword',
     );
+    // A client may start a job there before anyone registers them: it starts without the
+    // attributes the client would set (the namespace refuses them) and publishes them itself.
+    const early = await startJob(environment.client, twoTurnJob('early'), { taskQueue });
+    expect((await early.handle.describe()).typedSearchAttributes.get(darPhaseKey)).toBeUndefined();
 
     await registerMissingSearchAttributes(environment.nativeConnection, 'default');
     const worker = await createAgentWorker({
@@ -134,12 +139,26 @@ test('a worker refuses a namespace without the search attributes, naming the com
       taskQueue,
       store,
     });
-    const phase = await worker.runUntil(async () => {
+    const [earlyPhase, phase] = await worker.runUntil(async () => {
+      await early.handle.result();
       const job = await startJob(environment.client, twoTurnJob('late'), { taskQueue });
       await job.handle.result();
-      return (await job.handle.describe()).typedSearchAttributes.get(darPhaseKey);
+      return Promise.all(
+        [early, job].map(async (started) =>
+          (await started.handle.describe()).typedSearchAttributes.get(darPhaseKey),
+        ),
+      );
     });
+    expect(earlyPhase).toBe('done');
     expect(phase).toBe('done');
+    const earlyEvents = (await early.handle.fetchHistory()).events ?? [];
+    const earlyPhases = earlyEvents.flatMap((event) => {
+      const data =
+        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields
+          ?.DarPhase?.data;
+      return data ? [JSON.parse(Buffer.from(data).toString('utf8')) as string] : [];
+    });
+    expect(earlyPhases).toEqual(['running', 'done']);
   } finally {
     await environment.teardown();
   }
@@ -235,11 +254,11 @@ test('DarTurns is published every ten turns while DarPhase stays running, and wi
       const turns = valueOf('DarTurns');
       return phase === undefined && turns === undefined ? [] : [{ phase, turns }];
     });
-    // 25 model calls: `running` with the first, the count at 11 and 21, `done` with 25.
+    // 25 model calls: `running` and 0 set by the client at the start, the count at 10 and 20,
+    // `done` with 25.
     expect(published).toEqual([
-      { phase: 'running', turns: 1 },
-      { phase: undefined, turns: 11 },
-      { phase: undefined, turns: 21 },
+      { phase: undefined, turns: 10 },
+      { phase: undefined, turns: 20 },
       { phase: 'done', turns: 25 },
     ]);
     const attributes = (await job.handle.describe()).typedSearchAttributes;

@@ -1,0 +1,33 @@
+import type { SearchAttributePair } from '@temporalio/common';
+import { startSearchAttributes } from '../workflows/search-attributes.js';
+
+/** Whether the server refused a start for a search attribute its namespace does not know. */
+export function isUnknownSearchAttributeRefusal(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const details = (current as Error & { details?: unknown }).details;
+    const text = `${current.message} ${typeof details === 'string' ? details : ''}`;
+    if (/no mapping defined for search attribute/i.test(text)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * Starts a job with the search attributes it would otherwise publish first
+ * (`startSearchAttributes`), which saves the job an upsert. A namespace that does not know them
+ * (a dev server started by an older `dar`, a cluster whose operators have not registered them
+ * yet) refuses such a start; the job is then started without them and publishes them itself,
+ * as jobs always did, and a worker's start-up check names the commands that register them.
+ */
+export async function startWithJobAttributes<T>(
+  start: (attributes: SearchAttributePair[]) => Promise<T>,
+  batchId?: string,
+): Promise<T> {
+  try {
+    return await start(startSearchAttributes(batchId));
+  } catch (error) {
+    if (!isUnknownSearchAttributeRefusal(error)) throw error;
+    return start([]);
+  }
+}
