@@ -154,7 +154,9 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     else if (lastSeq !== undefined) quicklyWritten.forgetUpTo(progress.jobId, lastSeq);
     if (progress.status) {
       const status: StoredJobStatus = { ...progress.status, transcript };
-      await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status);
+      // A quick write's status is written again within a second (`StatusPacing`) and durably
+      // when the job waits or ends (phase `done` only ever comes durably): not flushed.
+      await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status, { durable });
       // Not awaited: the job's last write (which holds its workflow task open) need not wait
       // for a best-effort clean-up.
       if (status.phase === 'done') void dropLiveStream(store, progress.jobId);

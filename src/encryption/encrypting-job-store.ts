@@ -4,6 +4,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
 } from '../store/references.js';
@@ -88,8 +89,13 @@ export class EncryptingJobStore implements JobStore {
     return this.inner.dropLiveEvents(jobId, upToSeq);
   }
 
-  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
-    return this.inner.putRecord(namespace, key, this.seal(value));
+  async putRecord(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options?: PutRecordOptions,
+  ): Promise<void> {
+    return this.inner.putRecord(namespace, key, this.seal(value), options);
   }
 
   async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {

@@ -5,6 +5,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
 } from '../store/references.js';
@@ -21,8 +22,13 @@ export class StatusObservingStore implements JobStore {
     private readonly metrics: AgentMetrics,
   ) {}
 
-  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
-    await this.inner.putRecord(namespace, key, value);
+  async putRecord(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options?: PutRecordOptions,
+  ): Promise<void> {
+    await this.inner.putRecord(namespace, key, value, options);
     if (namespace !== JOB_STATUS_RECORD || typeof value !== 'object' || value === null) return;
     const { phase, turns } = value as { phase?: unknown; turns?: unknown };
     if (typeof phase === 'string' && typeof turns === 'number') {

@@ -3,6 +3,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
 } from './references.js';
@@ -75,9 +76,15 @@ export interface JobStore extends LiveEventStore {
 
   /**
    * Stores a small JSON record under `(namespace, key)`, replacing what was there
-   * (last writer wins). For small values (a tool journal entry), not for transcripts.
+   * (last writer wins). For small values (a tool journal entry), not for transcripts. Durable
+   * when the promise resolves unless `options.durable` is false (see `PutRecordOptions`).
    */
-  putRecord(namespace: string, key: string, value: unknown): Promise<void>;
+  putRecord(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options?: PutRecordOptions,
+  ): Promise<void>;
 
   /** The record under `(namespace, key)`, or undefined when there is none. */
   getRecord(namespace: string, key: string): Promise<JsonValue | undefined>;

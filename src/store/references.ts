@@ -33,6 +33,17 @@ export interface AppendEventsOptions {
   replace?: boolean;
 }
 
+export interface PutRecordOptions {
+  /**
+   * False for a record that a later write repeats (a job's paced status, rewritten within a
+   * second and written durably when the job waits or ends): the store need not have it on
+   * stable storage when the promise resolves (the file store does not flush it, which saves a
+   * flush on every write). After a power loss such a record may read as the one before it, or
+   * as missing. Default true: the record is durable when the promise resolves.
+   */
+  durable?: boolean;
+}
+
 /** One stored event. */
 export interface StoredEvent {
   seq: number;

@@ -372,6 +372,14 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       });
     });
 
+    test('a record written not durably reads back the same, and a durable write replaces it', async () => {
+      await store.putRecord('job-status', 'job-1', { phase: 'model' }, { durable: false });
+      expect(await store.getRecord('job-status', 'job-1')).toEqual({ phase: 'model' });
+      expect(await (await another()).getRecord('job-status', 'job-1')).toEqual({ phase: 'model' });
+      await store.putRecord('job-status', 'job-1', { phase: 'done' });
+      expect(await store.getRecord('job-status', 'job-1')).toEqual({ phase: 'done' });
+    });
+
     test('namespaces and keys are separate; another instance reads the same records', async () => {
       await store.putRecord('a', 'key/with/slashes', 1);
       await store.putRecord('b', 'key/with/slashes', 2);

@@ -10,6 +10,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
 } from '../references.js';
@@ -134,9 +135,14 @@ export class FileJobStore implements JobStore {
     return this.live.drop(jobId, upToSeq);
   }
 
-  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
+  async putRecord(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options?: PutRecordOptions,
+  ): Promise<void> {
     this.checkOpen();
-    return this.records.put(namespace, key, value);
+    return this.records.put(namespace, key, value, options?.durable ?? true);
   }
 
   async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {

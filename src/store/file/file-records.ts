@@ -12,7 +12,9 @@ import { KnownFolders } from './known-folders.js';
 /**
  * Records as `records/<sha256 of namespace>/<sha256 of key>.json` (any string is a safe file
  * name that way), holding `{ namespace, key, value }`. Written aside and renamed over, so a
- * reader sees the old record or the new one, and the last rename wins.
+ * reader sees the old record or the new one, and the last rename wins. A record written
+ * without a flush (`durable` false) may be empty after a power loss (its rename reached the
+ * disk, its content not): an empty file reads as no record.
  */
 export class FileRecords {
   private readonly folders = new KnownFolders();
@@ -22,12 +24,13 @@ export class FileRecords {
     private readonly flush: boolean,
   ) {}
 
-  async put(namespace: string, key: string, value: unknown): Promise<void> {
+  async put(namespace: string, key: string, value: unknown, durable: boolean): Promise<void> {
     checkRecordName(namespace, key);
     const text = canonicalJson({ namespace, key, value });
     const { folder, path } = this.location(namespace, key);
+    const flush = this.flush && durable;
     try {
-      await this.folders.withFolder(folder, () => replaceFile(folder, path, text, this.flush));
+      await this.folders.withFolder(folder, () => replaceFile(folder, path, text, flush));
     } catch (error) {
       throw fileFailure(error, `store record ${namespace}/${key}`);
     }
@@ -42,6 +45,7 @@ export class FileRecords {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw fileFailure(error, `read record ${namespace}/${key}`);
     }
+    if (text.length === 0) return undefined;
     try {
       return (JSON.parse(text) as { value: JsonValue }).value;
     } catch (error) {

@@ -320,6 +320,7 @@ export class PostgresJobStore implements JobStore {
     );
   }
 
+  /** Every record is durable here, as a statement's commit is (`durable: false` included). */
   async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
     checkRecordName(namespace, key);
     await this.query(

@@ -135,6 +135,25 @@ test("a job's last write takes its last activation's quick write with it: one wr
   expect(errors).toEqual([]);
 });
 
+test("quick writes store the job's status without asking for it to be durable; the durable write asks", async () => {
+  const { store } = await heldStore();
+  const statuses: { phase: unknown; durable: boolean | undefined }[] = [];
+  const putRecord = store.putRecord.bind(store);
+  store.putRecord = async (namespace, key, value, options) => {
+    statuses.push({ phase: (value as { phase?: unknown }).phase, durable: options?.durable });
+    return putRecord(namespace, key, value, options);
+  };
+  const writer = progressWriterFor(store);
+  writer.writeSoon(quick('job-d', [1], 'model'), () => undefined);
+  await settled(store, 'job-d', 1);
+  await writer.write(quick('job-d', [1, 2], 'done'));
+  expect(statuses).toEqual([
+    { phase: 'model', durable: false },
+    { phase: 'done', durable: true },
+  ]);
+  expect(await store.getRecord(JOB_STATUS_RECORD, 'job-d')).toMatchObject({ phase: 'done' });
+});
+
 test('a quick write queued behind a slow one is skipped when a durable write repeats it', async () => {
   const { store, appends, hold } = await heldStore();
   const writer = progressWriterFor(store);

@@ -70,6 +70,26 @@ describe('embedded (file) job store on disk', () => {
     await expect(store.getObject(ref)).rejects.toBeInstanceOf(StoreCorruptionError);
   });
 
+  test('an empty record file (a record not flushed before a power loss) reads as no record; a cut one is corrupt', async () => {
+    current = await mkdtemp(join(tmpdir(), 'dar-store-'));
+    folders.push(current);
+    const root = join(current, 'store');
+    const store = await FileJobStore.open({ folder: root });
+    await store.putRecord('job-status', 'job-1', { phase: 'model' }, { durable: false });
+    const namespaceFolder = join(
+      root,
+      'records',
+      (await readdir(join(root, 'records')))[0] as string,
+    );
+    const recordFile = join(namespaceFolder, (await readdir(namespaceFolder))[0] as string);
+    await writeFile(recordFile, '');
+    expect(await store.getRecord('job-status', 'job-1')).toBeUndefined();
+    await writeFile(recordFile, '{"namespace":"job-status","key":"job-1","value":{"pha');
+    await expect(store.getRecord('job-status', 'job-1')).rejects.toBeInstanceOf(
+      StoreCorruptionError,
+    );
+  });
+
   test("folders removed behind the store's back are made again on the next write", async () => {
     current = await mkdtemp(join(tmpdir(), 'dar-store-'));
     folders.push(current);
