@@ -30,7 +30,20 @@ const BENCHMARKS = [
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const quick = process.argv.includes('--quick');
-const repetitions = quick ? 1 : 3;
+/** `--repetitions N` (default 3, 1 with `--quick`): each turn-overhead side runs N times. */
+function repetitionsAsked(): number {
+  const index = process.argv.indexOf('--repetitions');
+  if (index < 0) return quick ? 1 : 3;
+  const count = Number(process.argv[index + 1]);
+  if (!Number.isInteger(count) || count < 1) {
+    console.error(
+      `--repetitions takes a whole number of at least 1, not "${process.argv[index + 1] ?? ''}"`,
+    );
+    process.exit(2);
+  }
+  return count;
+}
+const repetitions = repetitionsAsked();
 
 /** The benchmarks `--only a,b` names (every one without it); an unknown name stops the run. */
 function selectedBenchmarks(): Set<Benchmark> {

@@ -220,6 +220,11 @@ export async function benchTurnOverhead(
   }
   const runnerMedian = medianOf(runner);
   const bareMedian = medianOf(bare);
+  // Each repetition's pair on its own: how far one run's ratios stray from the medians'.
+  const spread = (value: (side: SideMeasure) => number) => {
+    const ratios = runner.map((side, index) => value(side) / value(bare[index] as SideMeasure));
+    return `${Math.min(...ratios).toFixed(2)}x-${Math.max(...ratios).toFixed(2)}x`;
+  };
   return {
     scenario,
     repetitions,
@@ -229,6 +234,10 @@ export async function benchTurnOverhead(
       medianTurn: ratio(runnerMedian.medianTurnMs, bareMedian.medianTurnMs),
       p95Turn: ratio(runnerMedian.p95TurnMs, bareMedian.p95TurnMs),
       throughput: ratio(runnerMedian.turnsPerSecond, bareMedian.turnsPerSecond),
+    },
+    ratiosByRepetition: {
+      medianTurn: spread((side) => side.medianTurnMs),
+      throughput: spread((side) => side.turnsPerSecond),
     },
   };
 }
