@@ -154,8 +154,9 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     else if (lastSeq !== undefined) quicklyWritten.forgetUpTo(progress.jobId, lastSeq);
     if (progress.status) {
       const status: StoredJobStatus = { ...progress.status, transcript };
-      // A quick write's status is written again within a second (`StatusPacing`) and durably
-      // when the job waits or ends (phase `done` only ever comes durably): not flushed.
+      // A quick write's status is not flushed: the job's next step writes a newer one, and the
+      // job writes durably before it waits (for a follow-up or an approval) and when it ends
+      // (phase `done` only ever comes durably).
       await store.putRecord(JOB_STATUS_RECORD, progress.jobId, status, { durable });
       // Not awaited: the job's last write (which holds its workflow task open) need not wait
       // for a best-effort clean-up.

@@ -35,8 +35,8 @@ export interface AppendEventsOptions {
 
 export interface PutRecordOptions {
   /**
-   * False for a record that a later write repeats (a job's paced status, rewritten within a
-   * second and written durably when the job waits or ends): the store need not have it on
+   * False for a record that a later write repeats (a running job's status, rewritten at its
+   * next step and written durably when the job waits or ends): the store need not have it on
    * stable storage when the promise resolves (the file store does not flush it, which saves a
    * flush on every write). After a power loss such a record may read as the one before it, or
    * as missing. Default true: the record is durable when the promise resolves.
