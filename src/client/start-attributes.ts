@@ -1,13 +1,20 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { startSearchAttributes } from '../workflows/search-attributes.js';
 
+/**
+ * What servers say of a search attribute the namespace does not know: through the namespace's
+ * attribute mapping (recent servers, SQL visibility, Temporal Cloud), or their validator.
+ */
+const UNKNOWN_ATTRIBUTE =
+  /no mapping defined for search attribute|search attribute \S+ is not defined/i;
+
 /** Whether the server refused a start for a search attribute its namespace does not know. */
 export function isUnknownSearchAttributeRefusal(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
     const details = (current as Error & { details?: unknown }).details;
     const text = `${current.message} ${typeof details === 'string' ? details : ''}`;
-    if (/no mapping defined for search attribute/i.test(text)) return true;
+    if (UNKNOWN_ATTRIBUTE.test(text)) return true;
     current = current.cause;
   }
   return false;
