@@ -1,3 +1,5 @@
+import { refusalSays } from './server-refusal.js';
+
 /**
  * What a client sends a job (its start input, a steering or follow-up message) is one payload
  * in Temporal's history, and the server refuses a payload over its size limit (2 MB unless the
@@ -25,14 +27,7 @@ export class PayloadTooLargeError extends Error {
 
 /** Whether the server refused a request for a payload over its size limit. */
 export function isPayloadSizeRefusal(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    const details = (current as Error & { details?: unknown }).details;
-    const text = `${current.message} ${typeof details === 'string' ? details : ''}`;
-    if (/size exceeds limit/i.test(text)) return true;
-    current = current.cause;
-  }
-  return false;
+  return refusalSays(error, /size exceeds limit/i);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { startSearchAttributes } from '../workflows/search-attributes.js';
+import { refusalSays } from './server-refusal.js';
 
 /**
  * What servers say of a search attribute the namespace does not know: through the namespace's
@@ -10,14 +11,7 @@ const UNKNOWN_ATTRIBUTE =
 
 /** Whether the server refused a start for a search attribute its namespace does not know. */
 export function isUnknownSearchAttributeRefusal(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    const details = (current as Error & { details?: unknown }).details;
-    const text = `${current.message} ${typeof details === 'string' ? details : ''}`;
-    if (UNKNOWN_ATTRIBUTE.test(text)) return true;
-    current = current.cause;
-  }
-  return false;
+  return refusalSays(error, UNKNOWN_ATTRIBUTE);
 }
 
 /**

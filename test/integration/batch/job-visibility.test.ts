@@ -1,3 +1,4 @@
+import type { WorkflowHandle } from '@temporalio/client';
 import { findTemporalBinary } from '../../../src/server/temporal-binary.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -36,6 +37,24 @@ function twoTurnJob(batchId: string): AgentJobInput {
     { stopReason: 'stop', content: [text('listed')] },
   ]);
   return { prompt: 'list', model, workspace: folder, tools: ['ls'], batchId };
+}
+
+/** The `DarPhase` and `DarTurns` each upsert of a job's history set, in order. */
+async function publishedPhaseAndTurns(
+  handle: WorkflowHandle,
+): Promise<{ phase: unknown; turns: unknown }[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events.flatMap((event) => {
+    const fields =
+      event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
+    const valueOf = (name: string) => {
+      const data = fields[name]?.data;
+      return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as unknown) : undefined;
+    };
+    const phase = valueOf('DarPhase');
+    const turns = valueOf('DarTurns');
+    return phase === undefined && turns === undefined ? [] : [{ phase, turns }];
+  });
 }
 
 async function waitUntil<T>(read: () => Promise<T | undefined>): Promise<T> {
@@ -151,13 +170,9 @@ test('a worker refuses a namespace without the search attributes, naming the com
     });
     expect(earlyPhase).toBe('done');
     expect(phase).toBe('done');
-    const earlyEvents = (await early.handle.fetchHistory()).events ?? [];
-    const earlyPhases = earlyEvents.flatMap((event) => {
-      const data =
-        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields
-          ?.DarPhase?.data;
-      return data ? [JSON.parse(Buffer.from(data).toString('utf8')) as string] : [];
-    });
+    const earlyPhases = (await publishedPhaseAndTurns(early.handle)).flatMap(({ phase }) =>
+      phase === undefined ? [] : [phase],
+    );
     expect(earlyPhases).toEqual(['running', 'done']);
   } finally {
     await environment.teardown();
@@ -242,18 +257,7 @@ test('DarTurns is published every ten turns while DarPhase stays running, and wi
       await started.handle.result();
       return started;
     });
-    const events = (await job.handle.fetchHistory()).events ?? [];
-    const published = events.flatMap((event) => {
-      const fields =
-        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
-      const valueOf = (name: string) => {
-        const data = fields[name]?.data;
-        return data ? (JSON.parse(Buffer.from(data).toString('utf8')) as unknown) : undefined;
-      };
-      const phase = valueOf('DarPhase');
-      const turns = valueOf('DarTurns');
-      return phase === undefined && turns === undefined ? [] : [{ phase, turns }];
-    });
+    const published = await publishedPhaseAndTurns(job.handle);
     // 25 model calls: `running` and 0 set by the client at the start, the count at 10 and 20,
     // `done` with 25.
     expect(published).toEqual([
