@@ -10,6 +10,7 @@ import { benchServerMetricsUrl, writeNoopScript } from './bench-environment.js';
 import { countersPerTurn, readServerCounters, type ServerCounters } from './server-metrics.js';
 import { cpuSince, threadCpu, type CpuByGroup } from './thread-cpu.js';
 import { MODEL_CALL_ACTIVITIES } from '../src/workflows/model-call-activities.js';
+import { startSearchAttributes } from '../src/workflows/search-attributes.js';
 
 export interface TurnOverheadCase {
   jobs: number;
@@ -60,15 +61,25 @@ async function measureRunner(
   return summarize(environment, ids, MODEL_CALL_ACTIVITIES, scenario, measured);
 }
 
-async function measureBare(
+/** A baseline workflow (`bench/workflows.ts`): plain, or shaped like a runner's job in Temporal. */
+type Baseline = 'bare' | 'shaped';
+
+const BASELINE_WORKFLOWS: Record<Baseline, { workflowType: string; modelActivity: string }> = {
+  bare: { workflowType: 'bareTurns', modelActivity: 'bareModel' },
+  shaped: { workflowType: 'shapedTurns', modelActivity: 'shapedModel' },
+};
+
+async function measureBaseline(
   environment: TestWorkflowEnvironment,
   taskQueue: string,
   scenario: TurnOverheadCase,
   repetition: number,
+  baseline: Baseline,
 ): Promise<SideMeasure> {
+  const { workflowType, modelActivity } = BASELINE_WORKFLOWS[baseline];
   const ids = Array.from(
     { length: scenario.jobs },
-    (_, index) => `bare-${repetition}-${index}-${Date.now()}`,
+    (_, index) => `${baseline}-${repetition}-${index}-${Date.now()}`,
   );
   takeActivityTimes();
   const countersBefore = await settledServerCounters();
@@ -76,10 +87,12 @@ async function measureBare(
   const started = performance.now();
   await Promise.all(
     ids.map((workflowId) =>
-      environment.client.workflow.execute('bareTurns', {
+      environment.client.workflow.execute(workflowType, {
         taskQueue,
         workflowId,
         args: [scenario.turns, scenario.callsPerTurn],
+        // The attributes a job's client starts it with (`startJob`).
+        ...(baseline === 'shaped' ? { typedSearchAttributes: startSearchAttributes() } : {}),
       }),
     ),
   );
@@ -87,7 +100,7 @@ async function measureBare(
   const cpu = cpuSince(cpuBefore, threadCpu());
   const counters = await settledServerCounters();
   const measured = { seconds, cpu, countersBefore, counters };
-  return summarize(environment, ids, new Set(['bareModel']), scenario, measured);
+  return summarize(environment, ids, new Set([modelActivity]), scenario, measured);
 }
 
 /** The server publishes its counters about once a second: wait that out before reading. */
@@ -194,10 +207,34 @@ function medianOf(measures: SideMeasure[]): SideMeasure {
   };
 }
 
+/** `runner` over `baseline`: the ratios of their medians, and the range of each repetition's. */
+function comparison(runner: SideMeasure[], baseline: SideMeasure[]) {
+  const runnerMedian = medianOf(runner);
+  const baselineMedian = medianOf(baseline);
+  // Each repetition's pair on its own: how far one run's ratios stray from the medians'.
+  const spread = (value: (side: SideMeasure) => number) => {
+    const ratios = runner.map((side, index) => value(side) / value(baseline[index] as SideMeasure));
+    return `${Math.min(...ratios).toFixed(2)}x-${Math.max(...ratios).toFixed(2)}x`;
+  };
+  return {
+    ratios: {
+      medianTurn: ratio(runnerMedian.medianTurnMs, baselineMedian.medianTurnMs),
+      p95Turn: ratio(runnerMedian.p95TurnMs, baselineMedian.p95TurnMs),
+      throughput: ratio(runnerMedian.turnsPerSecond, baselineMedian.turnsPerSecond),
+    },
+    ratiosByRepetition: {
+      medianTurn: spread((side) => side.medianTurnMs),
+      throughput: spread((side) => side.turnsPerSecond),
+    },
+  };
+}
+
 /**
  * Turn overhead: the runner against a bare workflow calling the same activities in the same
- * pattern, alternating sides each repetition, same worker, same server. Per-turn latency is
- * read from the histories (model activity scheduled to the next one).
+ * pattern, and against that workflow shaped like a runner's job in Temporal (`shapedTurns`:
+ * what Temporal charges for the runner's patch, options, payloads, upsert and last local
+ * activity), each repetition in turn, same worker, same server. Per-turn latency is read from
+ * the histories (model activity scheduled to the next one).
  */
 export async function benchTurnOverhead(
   environment: TestWorkflowEnvironment,
@@ -208,36 +245,37 @@ export async function benchTurnOverhead(
   const folder = mkdtempSync(join(tmpdir(), 'dar-bench-'));
   const runner: SideMeasure[] = [];
   const bare: SideMeasure[] = [];
+  const shaped: SideMeasure[] = [];
+  const sides = {
+    runner: (repetition: number) =>
+      measureRunner(environment, taskQueue, scenario, folder, repetition),
+    bare: (repetition: number) =>
+      measureBaseline(environment, taskQueue, scenario, repetition, 'bare'),
+    shaped: (repetition: number) =>
+      measureBaseline(environment, taskQueue, scenario, repetition, 'shaped'),
+  };
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
-    // Alternate which side goes first: the server's in-memory database only grows.
-    if (repetition % 2 === 1) {
-      runner.push(await measureRunner(environment, taskQueue, scenario, folder, repetition));
-    }
-    bare.push(await measureBare(environment, taskQueue, scenario, repetition));
-    if (repetition % 2 === 0) {
-      runner.push(await measureRunner(environment, taskQueue, scenario, folder, repetition));
+    // Reverse the order every other repetition: the server's in-memory database only grows.
+    const order =
+      repetition % 2 === 0
+        ? (['bare', 'shaped', 'runner'] as const)
+        : (['runner', 'shaped', 'bare'] as const);
+    for (const side of order) {
+      const measure = await sides[side](repetition);
+      ({ runner, bare, shaped })[side].push(measure);
     }
   }
-  const runnerMedian = medianOf(runner);
-  const bareMedian = medianOf(bare);
-  // Each repetition's pair on its own: how far one run's ratios stray from the medians'.
-  const spread = (value: (side: SideMeasure) => number) => {
-    const ratios = runner.map((side, index) => value(side) / value(bare[index] as SideMeasure));
-    return `${Math.min(...ratios).toFixed(2)}x-${Math.max(...ratios).toFixed(2)}x`;
-  };
+  const overBare = comparison(runner, bare);
   return {
     scenario,
     repetitions,
-    runner: runnerMedian,
-    bare: bareMedian,
-    ratios: {
-      medianTurn: ratio(runnerMedian.medianTurnMs, bareMedian.medianTurnMs),
-      p95Turn: ratio(runnerMedian.p95TurnMs, bareMedian.p95TurnMs),
-      throughput: ratio(runnerMedian.turnsPerSecond, bareMedian.turnsPerSecond),
-    },
-    ratiosByRepetition: {
-      medianTurn: spread((side) => side.medianTurnMs),
-      throughput: spread((side) => side.turnsPerSecond),
-    },
+    runner: medianOf(runner),
+    bare: medianOf(bare),
+    shaped: medianOf(shaped),
+    ratios: overBare.ratios,
+    ratiosByRepetition: overBare.ratiosByRepetition,
+    // The runner's own work, over Temporal's charge for its shape; and that charge.
+    runnerOverShaped: comparison(runner, shaped).ratios,
+    shapedOverBare: comparison(shaped, bare).ratios,
   };
 }
