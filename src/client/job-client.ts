@@ -1,4 +1,9 @@
-import { QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  QueryNotRegisteredError,
+  type Client,
+  type WorkflowHandle,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
 import type { StoredJobStatus } from '../activities/job-status-record.js';
 import type { Message } from '../core/index.js';
 import { emptyUsage } from '../core/messages.js';
@@ -80,6 +85,12 @@ export interface StartJobOptions {
   taskQueue?: string;
   /** Workflow type to start; tests use workflows built with extra tools. */
   workflowType?: string;
+  /**
+   * Whether a job may start under the id of one that has ended (Temporal's default: yes, unless
+   * it completed). `REJECT_DUPLICATE`: never; the start fails with
+   * `WorkflowExecutionAlreadyStartedError` as for a running job.
+   */
+  workflowIdReusePolicy?: WorkflowStartOptions['workflowIdReusePolicy'];
 }
 
 /**
@@ -301,6 +312,9 @@ export function startJob(
         workflowId,
         args: [input],
         typedSearchAttributes,
+        ...(options.workflowIdReusePolicy
+          ? { workflowIdReusePolicy: options.workflowIdReusePolicy }
+          : {}),
       }),
     ),
   ).then((handle) => new AgentJob(handle, options.store));

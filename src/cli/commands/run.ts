@@ -49,7 +49,13 @@ async function startOrAttach(
 ): Promise<{ job: AgentJob; attached: boolean }> {
   try {
     return {
-      job: await startJob(client, input, workflowId ? { workflowId, store } : { store }),
+      job: await startJob(
+        client,
+        input,
+        // An id names one job: once it has ended, running the command again shows that job's
+        // events and outcome again; nothing (and no model call) runs a second time.
+        workflowId ? { workflowId, store, workflowIdReusePolicy: 'REJECT_DUPLICATE' } : { store },
+      ),
       attached: false,
     };
   } catch (error) {

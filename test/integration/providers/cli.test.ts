@@ -63,7 +63,7 @@ afterAll(async () => {
   await fake?.close();
 }, 30_000);
 
-test('dar run with an openai-compatible model, then dar status shows the tokens', async () => {
+test('dar run with an openai-compatible model, then dar status shows the tokens, and the same command again shows the ended job without calling the model', async () => {
   const workspace = temporaryFolder('dar-cli-workspace-');
   const key = randomKey();
   const env = { DAR_OPENAI_BASE_URL: `${fake.url}/v1`, DAR_OPENAI_API_KEY: key };
@@ -78,22 +78,19 @@ test('dar run with an openai-compatible model, then dar status shows the tokens'
     ),
   );
   const id = `cli-${crypto.randomUUID()}`;
-  const run = await dar(
-    [
-      'run',
-      'hi',
-      '--model',
-      'openai-compatible:some-model',
-      '--workspace',
-      workspace,
-      '--state-dir',
-      stateDir,
-      '--id',
-      id,
-    ],
-    env,
+  const runArgs = [
+    'run',
+    'hi',
+    '--model',
+    'openai-compatible:some-model',
+    '--workspace',
     workspace,
-  );
+    '--state-dir',
+    stateDir,
+    '--id',
+    id,
+  ];
+  const run = await dar(runArgs, env, workspace);
   const said = `exit ${run.code}\n--- stdout\n${run.stdout}--- stderr\n${run.stderr}`;
   expect({ code: run.code, said }).toMatchObject({ code: 0 });
   expect(run.stdout).toContain('Hello from the fake server.');
@@ -108,7 +105,16 @@ test('dar run with an openai-compatible model, then dar status shows the tokens'
   expect(status.code).toBe(0);
   expect(status.stdout).toContain('tokens:     321 in, 45 out, 366 total');
   expect(status.stdout).not.toContain(key);
-}, 120_000);
+
+  // The same command again, once the job has ended: it shows that job, and no model call (and
+  // no cost) is made a second time.
+  const again = await dar(runArgs, env, workspace);
+  const saidAgain = `exit ${again.code}\n--- stdout\n${again.stdout}--- stderr\n${again.stderr}`;
+  expect({ code: again.code, said: saidAgain }).toMatchObject({ code: 0 });
+  expect(again.stderr).toContain(`Attached to job ${id}`);
+  expect(again.stdout).toContain('Hello from the fake server.');
+  expect(fake.requests).toHaveLength(1);
+}, 180_000);
 
 test('a malformed DAR_OPENAI_BASE_URL is exit code 2 with one line, nothing started', async () => {
   const run = await dar(
