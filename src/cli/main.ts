@@ -1,3 +1,4 @@
+import { watchStdout } from './closed-output.js';
 import { commands } from './command-table.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`usage: ${command.usage}`);
     return EXIT_OK;
   }
+  watchStdout();
   try {
     const run = await command.load();
     return await run(rest);

@@ -1,4 +1,5 @@
-import { DefaultLogger, IllegalStateError, Runtime, type LogLevel } from '@temporalio/worker';
+import { IllegalStateError, Runtime, type LogLevel } from '@temporalio/worker';
+import { CliLogger } from './cli-logger.js';
 
 export interface CliRuntimeOptions {
   /**
@@ -26,7 +27,7 @@ export function installCliRuntime(
   const level = LEVELS.find((name) => name === wanted) ?? 'WARN';
   try {
     Runtime.install({
-      logger: new DefaultLogger(level),
+      logger: new CliLogger(level),
       telemetryOptions: {
         logging: { filter: { core: level, other: level }, forward: {} },
         ...(options.prometheusBindAddress

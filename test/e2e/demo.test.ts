@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   dar,
   describeResult,
+  startDar,
   killLeftoverDars,
   linesOf,
   reportTiming,
@@ -71,7 +72,7 @@ afterAll(async () => {
   removeDir(root);
 });
 
-test('dar run: exit 0, events from "agent started" to "agent finished", greeting.txt fixed', () => {
+test('dar run: exit 0, events from "agent started" to "agent finished", greeting.txt fixed, no warnings', () => {
   expectExit(humanRun, 0);
   const lines = linesOf(humanRun.stdout);
   expect(lines[0]).toBe('agent started');
@@ -93,6 +94,8 @@ test('dar run: exit 0, events from "agent started" to "agent finished", greeting
   ]);
   expect(lines).toContain('  ok ls: README.md greeting.txt');
   expect(humanRun.stderr).toMatch(/^Started job agent-[0-9a-f-]+$/m);
+  // No log noise around the job's output: the model-call workers run activities only, by design.
+  expect(humanRun.stderr).not.toContain('[WARN]');
   expect(readFileSync(join(humanWorkspace, 'greeting.txt'), 'utf8')).toBe(
     'Hello, durable world!\nThis file is edited by the demo agent.\n',
   );
@@ -146,3 +149,20 @@ describe('reading finished jobs with no worker running', () => {
     expect(events).toEqual(parseJsonLines(jsonRun.stdout));
   });
 });
+
+test('dar run whose output reader goes away (`| head -1`) stops watching as on Ctrl-C, without a crash', async () => {
+  const workspace = copyExampleWorkspace(join(root, 'workspace-closed-output'));
+  const run = startDar(['run', 'fix it', '--model', demoModel, '--workspace', workspace], {
+    ...options,
+    timeoutMs: 150_000,
+  });
+  // Once the first line is out, the reader leaves; the job's next lines meet a closed pipe.
+  await new Promise<void>((resolve) => {
+    run.child.stdout?.on('data', () => resolve());
+  });
+  run.child.stdout?.destroy();
+  const result = await run.done;
+  expectExit(result, 130);
+  expect(result.stderr).toContain('Stopped watching.');
+  expect(result.stderr).not.toContain('EPIPE');
+}, 160_000);

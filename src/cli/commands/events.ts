@@ -3,6 +3,7 @@ import {
   ConnectionSettingsError,
 } from '../../server/connection-settings.js';
 import type { SequencedEvent } from '../../workflows/job-types.js';
+import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
 import { finishedJobEvents, upToFirstEnd } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
@@ -74,9 +75,14 @@ export async function eventsCommand(argv: string[]): Promise<number> {
       // The live stream too (tokens and tool output as they come, between the job's events);
       // JSON lines hold the job's events alone unless --live asks for live lines as well.
       const live = values.json && !values.live ? undefined : { afterLiveSeq, onLive: printer.live };
-      await readJob(connection, job, (reader) =>
-        reader.follow(print, { afterSeq, ...(live ? { live } : {}) }),
-      );
+      try {
+        await readJob(connection, job, (reader) =>
+          reader.follow(print, { afterSeq, signal: stdoutClosed, ...(live ? { live } : {}) }),
+        );
+      } catch (error) {
+        // The reader of the output went away (`| head`): nothing more to show, no failure.
+        if (!stdoutClosed.aborted) throw error;
+      }
       return EXIT_OK;
     }
     // Pages are bounded in size too, so a short page is not the last one: read until an empty

@@ -6,6 +6,7 @@ import { createAgentWorker } from '../../worker/agent-worker.js';
 import type { JobOutcome } from '../../workflows/job-outcome.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
+import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
@@ -179,6 +180,9 @@ async function runJob(
     };
     process.once('SIGINT', onInterrupt);
     process.once('SIGTERM', onInterrupt);
+    // A reader that went away (`dar run ... | head`) stops the watching as Ctrl-C does.
+    stdoutClosed.addEventListener('abort', onInterrupt, { once: true });
+    if (stdoutClosed.aborted) onInterrupt();
     try {
       // A kept-open job goes on after agent_end (a follow-up starts another run): it is watched
       // until it closes.
@@ -198,6 +202,7 @@ async function runJob(
     } finally {
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
+      stdoutClosed.removeEventListener('abort', onInterrupt);
       worker.shutdown();
       await workerRun;
     }
