@@ -65,6 +65,26 @@ describe('replay safety of tool calls', () => {
     }
   });
 
+  it('R16: an attempt stopped by its worker shutting down (Ctrl-C on dar run) reads as interrupted too', () => {
+    // What Temporal's core reports for an attempt still running when its worker shut down.
+    const shutDown = () =>
+      activityFailure(
+        ApplicationFailure.retryable(
+          'Worker is shutting down and this activity did not complete in time',
+          'WorkerShutdown',
+        ),
+      );
+    for (const tool of [userTool(), builtinToolSpecs.bash]) {
+      expect(toolFailureMessage(tool, shutDown())).toBe(
+        `${INTERRUPTED_TOOL_CALL} (its worker shut down while it ran)`,
+      );
+    }
+    // A replay-safe tool was retried elsewhere; once it has no attempt left, the reason stands.
+    expect(toolFailureMessage(builtinToolSpecs.read, shutDown())).toBe(
+      'Worker is shutting down and this activity did not complete in time',
+    );
+  });
+
   it("keeps the body's own error, and a safe tool's timeout, as they are", () => {
     const thrown = activityFailure(ApplicationFailure.nonRetryable('exit 2', 'ToolFailure'));
     expect(toolFailureMessage(userTool(), thrown)).toBe('exit 2');

@@ -22,7 +22,11 @@ function metricsPort(flag: string | undefined): number | undefined {
   return port;
 }
 
-/** Runs jobs until SIGINT or SIGTERM, then shuts down gracefully (running activities finish). */
+/**
+ * Runs jobs until SIGINT or SIGTERM, then shuts down: no new task is taken, workflow tasks under
+ * way finish, and running activities are cancelled, so that their attempts fail at once and
+ * Temporal retries them elsewhere sooner (a tool that is not replay-safe reads as interrupted).
+ */
 export async function workerCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
     'worker',
