@@ -18,15 +18,39 @@ export async function existingJob(
   connection: CliConnection,
   workflowId: string,
 ): Promise<AgentJob> {
+  return (await describedJob(connection, workflowId)).job;
+}
+
+/**
+ * The job with this id while it runs; a {@link UsageError} when there is none, or when it has
+ * ended: `refusal` says what cannot be done then (`nothing to cancel`), after how it ended.
+ */
+export async function runningJob(
+  connection: CliConnection,
+  workflowId: string,
+  refusal: string,
+): Promise<AgentJob> {
+  const { job, status } = await describedJob(connection, workflowId);
+  if (status !== 'RUNNING') {
+    throw new UsageError(`Job ${workflowId} has ended (${status}): ${refusal}`);
+  }
+  return job;
+}
+
+async function describedJob(
+  connection: CliConnection,
+  workflowId: string,
+): Promise<{ job: AgentJob; status: string }> {
   const job = getJob(connection.client, workflowId, connection.store);
   try {
-    describedQueues.set(job, (await job.handle.describe()).taskQueue);
+    const description = await job.handle.describe();
+    describedQueues.set(job, description.taskQueue);
+    return { job, status: description.status.name };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
       throw new UsageError(`No job with id ${workflowId}`);
     throw error;
   }
-  return job;
 }
 
 /**

@@ -111,3 +111,20 @@ test('R21: after the job closed, dar events still shows Operation aborted and ag
   expect(lines.at(-1)).toBe('agent finished');
   expect(lines.filter((line) => line.startsWith('-- turn '))).toEqual(['-- turn 1 --']);
 });
+
+test('dar cancel, steer and follow-up on the ended job say it has ended (exit 2) instead of succeeding', async () => {
+  const cancel = await dar(['cancel', jobId, '--state-dir', stateDir], { timeoutMs: 60_000 });
+  expectExit(cancel, 2);
+  expect(cancel.stdout).toBe('');
+  expect(cancel.stderr).toMatch(
+    new RegExp(`^dar cancel: Job ${jobId} has ended \\(\\w+\\): nothing to cancel\\n$`),
+  );
+  for (const kind of ['steer', 'follow-up']) {
+    const sent = await dar([kind, jobId, 'one more thing', '--state-dir', stateDir], {
+      timeoutMs: 60_000,
+    });
+    expectExit(sent, 2);
+    expect(sent.stderr).toContain(`Job ${jobId} has ended (`);
+    expect(sent.stderr).toContain('it takes no more messages');
+  }
+});

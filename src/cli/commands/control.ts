@@ -1,6 +1,6 @@
 import { getJob } from '../../client/job-client.js';
 import { openConnection, type CliConnection } from '../connection.js';
-import { existingJob } from '../job-reader.js';
+import { runningJob } from '../job-reader.js';
 import { jobListQuery } from '../../client/job-list-filter.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
@@ -42,7 +42,7 @@ export async function cancelCommand(argv: string[]): Promise<number> {
     if (batch !== undefined && batchQuery !== undefined) {
       return await cancelBatch(connection, batch, batchQuery);
     }
-    const job = await existingJob(connection, positionals[0] ?? '');
+    const job = await runningJob(connection, positionals[0] ?? '', 'nothing to cancel');
     await job.cancel();
     console.log(`Cancellation requested for ${job.workflowId}`);
     return EXIT_OK;
@@ -62,7 +62,7 @@ export function messageCommand(kind: 'steer' | 'follow-up') {
     );
     const connection = await openConnection(values['state-dir']);
     try {
-      const job = await existingJob(connection, positionals[0] ?? '');
+      const job = await runningJob(connection, positionals[0] ?? '', 'it takes no more messages');
       const text = positionals[1] ?? '';
       await (kind === 'steer' ? job.steer(text) : job.followUp(text));
       console.log(
