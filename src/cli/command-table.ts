@@ -15,7 +15,7 @@ export interface CommandEntry {
 export const commands: Readonly<Record<string, CommandEntry>> = {
   run: {
     usage:
-      'dar run "<prompt>" --model scripted:FILE [--workspace DIR] [--tools read,write,...] [--mcp-config mcp.json] ' +
+      'dar run "<prompt>" --model PROVIDER:MODEL (scripted:FILE, anthropic:ID, openai:ID, openai-compatible:ID) [--workspace DIR] [--tools read,write,...] [--mcp-config mcp.json] ' +
       '[--policy FILE] [--tool-execution parallel|sequential] [--id ID] [--json [--live]] [--detach] ' +
       '[--keep-open DURATION] [--system-prompt TEXT] [--max-turns N] [--max-tokens N] ' +
       '[--max-cost USD] [--max-time DURATION] [--context-window N] [--no-compaction] ' +

@@ -13,19 +13,33 @@ function usage(): string {
   ].join('\n');
 }
 
+/** This package's version, from its `package.json`. */
+async function darVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 /** Runs one `dar` command line; resolves with the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(await darVersion());
+    return EXIT_OK;
+  }
+  // `dar help run` is `dar run --help`.
+  const topic = name === 'help' ? rest[0] : undefined;
+  if (name === undefined || ((name === 'help' || name === '--help' || name === '-h') && !topic)) {
     console.log(usage());
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  const commandName = topic ?? name;
+  const command = Object.hasOwn(commands, commandName) ? commands[commandName] : undefined;
   if (!command) {
-    process.stderr.write(`dar: unknown command "${name}"; run \`dar help\`\n`);
+    process.stderr.write(`dar: unknown command "${commandName}"; run \`dar help\`\n`);
     return EXIT_USAGE;
   }
-  if (rest.includes('--help')) {
+  if (topic || rest.includes('--help') || rest.includes('-h')) {
     console.log(`usage: ${command.usage}`);
     return EXIT_OK;
   }

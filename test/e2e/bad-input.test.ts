@@ -2,9 +2,16 @@
  * Bad input to the real `dar` command: each mistake exits with code 2 and one line on stderr
  * naming it, and a `dar run` with bad input starts nothing: no state folder, no server, no job.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dar, describeResult, killLeftoverDars, linesOf, type DarResult } from './support/dar.js';
+import {
+  dar,
+  describeResult,
+  killLeftoverDars,
+  linesOf,
+  REPO_ROOT,
+  type DarResult,
+} from './support/dar.js';
 import { copyExampleWorkspace, makeTempDir, removeDir } from './support/files.js';
 import { parseJsonLines } from './support/jobs.js';
 import { readServerJson, stopServer } from './support/temporal.js';
@@ -149,4 +156,24 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
     expectUsageError(result, /^dar: unknown command "frobnicate"/);
     expect(existsSync(stateDir)).toBe(false);
   });
+});
+
+test('dar --version prints the version; dar help run, dar run -h and dar run --help print the usage of run', async () => {
+  const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const printed = await dar(['--version']);
+  expect({ code: printed.code, stdout: printed.stdout }).toEqual({
+    code: 0,
+    stdout: `${version}\n`,
+  });
+  for (const args of [
+    ['help', 'run'],
+    ['run', '-h'],
+    ['run', '--help'],
+  ]) {
+    const result = await dar(args);
+    expect({ args, code: result.code }).toEqual({ args, code: 0 });
+    expect(result.stdout).toMatch(/^usage: dar run "<prompt>" --model PROVIDER:MODEL /);
+  }
 });
