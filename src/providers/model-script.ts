@@ -71,7 +71,8 @@ function checkBlock(path: string, where: string, block: unknown): AssistantConte
 }
 
 function checkAnswer(path: string, index: number, answer: unknown): ScriptedAnswer {
-  const where = `answer ${index}`;
+  // Counted from 1, as model calls are: model call n gets answer n.
+  const where = `answer ${index + 1}`;
   if (!isRecord(answer)) fail(path, where, 'must be an object');
   if (!Array.isArray(answer.content)) fail(path, where, '"content" must be an array of blocks');
   if (!STOP_REASONS.includes(answer.stopReason as StopReason)) {
@@ -116,5 +117,8 @@ export function loadModelScript(path: string): ScriptedAnswer[] {
     });
   }
   if (!Array.isArray(parsed)) fail(path, 'top level', 'must be an array of assistant answers');
+  if (parsed.length === 0) {
+    fail(path, 'top level', 'has no answers (model call 1 takes answer 1)');
+  }
   return parsed.map((answer, index) => checkAnswer(path, index, answer));
 }

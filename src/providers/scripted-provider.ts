@@ -83,7 +83,7 @@ export function scriptedProvider(path: string): ModelProvider {
           ...base,
           content: [],
           stopReason: 'error',
-          errorMessage: `The model script ${path} is used up: it has ${script.length} answers and this is model call ${callNumber + 1}`,
+          errorMessage: `The model script ${path} is used up: it has ${script.length} answer${script.length === 1 ? '' : 's'} and this is model call ${callNumber + 1}`,
           timestamp: Date.now(),
         };
       }

@@ -54,7 +54,7 @@ const runMistakes: Array<[string, string[], RegExp]> = [
   [
     'script with a bad stopReason',
     ['--model', `scripted:${badStopScript}`],
-    /^dar run: Model script \S*bad-stop\.json: answer 0: "stopReason" must be one of stop, /,
+    /^dar run: Model script \S*bad-stop\.json: answer 1: "stopReason" must be one of stop, /,
   ],
   [
     'unknown tool name in --tools',

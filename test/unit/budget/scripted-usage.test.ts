@@ -31,5 +31,20 @@ test.each([
   [[1], '"usage" must be an object'],
 ])('a bad usage (%j) names the flaw', (usage, problem) => {
   const path = script([{ ...answer, usage }]);
-  expect(() => loadModelScript(path)).toThrow(`answer 0: ${problem}`);
+  expect(() => loadModelScript(path)).toThrow(`answer 1: ${problem}`);
+});
+
+test('a script with no answers is refused when it is read (before any job starts), and answers count from 1 like model calls', async () => {
+  expect(() => loadModelScript(script([]))).toThrow(
+    'top level: has no answers (model call 1 takes answer 1)',
+  );
+  expect(() => loadModelScript(script([answer, { content: [] }]))).toThrow(
+    'answer 2: "stopReason" must be one of',
+  );
+  // One answer, two calls: the second is told the script is used up, in the singular.
+  const provider = scriptedProvider(script([answer]));
+  const context = { signal: new AbortController().signal, heartbeat: () => {} };
+  const request = { systemPrompt: 's', messages: [], tools: [] };
+  const second = await provider.call(request, { ...context, callIndex: 1 });
+  expect(second.errorMessage).toMatch(/is used up: it has 1 answer and this is model call 2$/);
 });
