@@ -61,8 +61,12 @@ async function startDetachedJob(prompt: string, script: string): Promise<string>
   expectExit(start, 0);
   const [jobId] = linesOf(start.stdout);
   if (!jobId) throw new Error(`dar run --detach printed no id:\n${describeResult(start)}`);
+  detachNotes.set(jobId, start.stderr);
   return jobId;
 }
+
+/** What each `dar run --detach` said on stderr, by job id. */
+const detachNotes = new Map<string, string>();
 
 function expectWholeEventLog(events: Array<Record<string, unknown>>): void {
   expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
@@ -94,6 +98,10 @@ test('no reader harms a job: 40 parallel bash calls of 40,000 characters each, f
     finalTurn('Printed it all.'),
   ]);
   const jobId = await startDetachedJob('print a lot in parallel', script);
+  // No worker runs yet: the command says what will run the job.
+  expect(detachNotes.get(jobId)).toContain(
+    `No worker runs jobs of this state folder now: \`dar worker\` carries job ${jobId} on.`,
+  );
 
   // Both followers attach before any worker runs the job.
   const cliFollower = startDar(['events', jobId, '--follow', '--json', '--state-dir', stateDir], {

@@ -7,6 +7,7 @@ import type { JobOutcome } from '../../workflows/job-outcome.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { stdoutClosed } from '../closed-output.js';
+import { workerPollsLately } from '../worker-presence.js';
 import { createFollowPrinter } from '../follow-printer.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
@@ -159,6 +160,12 @@ async function runJob(
     );
     if (values.detach) {
       console.log(job.workflowId);
+      const { taskQueue } = await job.handle.describe();
+      if (!(await workerPollsLately(connection.client, connection.namespace, taskQueue))) {
+        process.stderr.write(
+          `No worker runs jobs of this state folder now: \`dar worker\` carries job ${job.workflowId} on.\n`,
+        );
+      }
       return EXIT_OK;
     }
     process.stderr.write(`${attached ? 'Attached to' : 'Started'} job ${job.workflowId}\n`);
