@@ -48,7 +48,7 @@ async function describedJob(
     return { job, status: description.status.name };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
-      throw new UsageError(`No job with id ${workflowId}`);
+      throw new UsageError(noSuchJob(connection, workflowId));
     throw error;
   }
 }
@@ -113,4 +113,17 @@ function noWorkerAnswered(error: unknown, deadlinePassed: boolean): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/**
+ * Where a job was looked for, with the id: each folder's embedded server has its own jobs, and
+ * a job started from another folder is not found here.
+ */
+function noSuchJob(connection: CliConnection, workflowId: string): string {
+  const { settings } = connection;
+  const where =
+    settings.kind === 'embedded'
+      ? `in the state folder ${settings.stateDir} (another folder's jobs: --state-dir DIR or DAR_STATE_DIR)`
+      : `in namespace ${connection.namespace} at ${settings.address}`;
+  return `No job with id ${workflowId} ${where}`;
 }

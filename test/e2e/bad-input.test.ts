@@ -142,12 +142,18 @@ describe('dar run with bad input: exit 2, one stderr line, nothing started', () 
 describe('other commands with bad input: exit 2, one stderr line', () => {
   test('dar status no-such-id', async () => {
     const result = await dar(['status', 'no-such-id', '--state-dir', liveState]);
-    expectUsageError(result, /^dar status: No job with id no-such-id$/);
+    expectUsageError(
+      result,
+      /^dar status: No job with id no-such-id in the state folder \/\S+ \(another folder's jobs: --state-dir DIR or DAR_STATE_DIR\)$/,
+    );
   });
 
   test('dar cancel no-such-id', async () => {
     const result = await dar(['cancel', 'no-such-id'], { stateDir: liveState });
-    expectUsageError(result, /^dar cancel: No job with id no-such-id$/);
+    expectUsageError(
+      result,
+      /^dar cancel: No job with id no-such-id in the state folder \/\S+ \(another folder's jobs: --state-dir DIR or DAR_STATE_DIR\)$/,
+    );
   });
 
   test('unknown command', async () => {
