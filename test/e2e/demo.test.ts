@@ -136,9 +136,11 @@ describe('reading finished jobs with no worker running', () => {
     expectExit(result, 0);
     const lines = linesOf(result.stdout);
     const humanJobId = /^Started job (\S+)$/m.exec(humanRun.stderr)?.[1];
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^JOB +STATUS +PHASE +TURNS +BATCH +STARTED$/);
     for (const id of [jsonJobId, humanJobId]) {
-      expect(lines.find((line) => line.startsWith(`${id}  `))).toMatch(/ COMPLETED /);
+      // Status, phase and turns (the demo's four), no batch.
+      expect(lines.find((line) => line.startsWith(`${id} `))).toMatch(/ COMPLETED +done +4 +- /);
     }
   });
 

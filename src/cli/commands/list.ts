@@ -1,6 +1,7 @@
 import { listJobRows } from '../../client/job-rows.js';
 import { openConnection } from '../connection.js';
 import { exactPhaseOf, jobListQuery } from '../../client/job-list-filter.js';
+import { formatJobTable } from '../job-table.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
@@ -34,23 +35,21 @@ export async function listCommand(argv: string[]): Promise<number> {
       limit,
       exactPhaseOf(filter),
     );
-    for (const job of rows) {
-      const row = {
-        id: job.id,
-        status: job.workflowStatus,
-        started: job.startedAt,
-        closed: job.closedAt,
-        phase: job.phase,
-        turns: job.turns,
-        batch: job.batch,
-      };
-      console.log(
-        values.json
-          ? JSON.stringify(row)
-          : `${row.id}  ${row.status.padEnd(10)}  ${(row.phase ?? '-').padEnd(8)}  ${row.started}`,
-      );
-    }
-    if (rows.length === 0 && !values.json) console.log('No jobs.');
+    if (values.json) {
+      for (const job of rows) {
+        const row = {
+          id: job.id,
+          status: job.workflowStatus,
+          started: job.startedAt,
+          closed: job.closedAt,
+          phase: job.phase,
+          turns: job.turns,
+          batch: job.batch,
+        };
+        console.log(JSON.stringify(row));
+      }
+    } else if (rows.length === 0) console.log('No jobs.');
+    else for (const line of formatJobTable(rows)) console.log(line);
     return EXIT_OK;
   } finally {
     await connection.close();
