@@ -7,6 +7,7 @@ import type { JobOutcome } from '../../workflows/job-outcome.js';
 import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { stdoutClosed } from '../closed-output.js';
+import { endingSummary } from '../ending-summary.js';
 import { workerPollsLately } from '../worker-presence.js';
 import { createFollowPrinter } from '../follow-printer.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
@@ -40,6 +41,7 @@ export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
 export async function exitCodeOf(job: AgentJob): Promise<number> {
   const ending = await jobEnding(job);
   if (ending.budgetExceeded && ending.error) process.stderr.write(`${ending.error}\n`);
+  process.stderr.write(`${endingSummary(job.workflowId, ending)}\n`);
   return exitCodeFor(ending);
 }
 
