@@ -128,3 +128,9 @@ test('dar cancel, steer and follow-up on the ended job say it has ended (exit 2)
     expect(sent.stderr).toContain('it takes no more messages');
   }
 });
+
+test('dar status on the cancelled job says its outcome: cancelled', async () => {
+  const status = await dar(['status', jobId, '--state-dir', stateDir], { timeoutMs: 60_000 });
+  expectExit(status, 0);
+  expect(status.stdout).toContain('outcome:    cancelled\n');
+});

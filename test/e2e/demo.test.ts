@@ -128,6 +128,7 @@ describe('reading finished jobs with no worker running', () => {
     expect(result.stdout).toContain('turns:      4\n');
     expect(result.stdout).toContain(`events:     ${lastSeq}\n`);
     expect(result.stdout).toContain('stopped:    stop\n');
+    expect(result.stdout).toContain('outcome:    completed\n');
   });
 
   test('dar list', async () => {

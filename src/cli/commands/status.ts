@@ -1,3 +1,4 @@
+import { jobEnding } from '../../client/job-ending.js';
 import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
 import { existingJob, readJob } from '../job-reader.js';
@@ -16,13 +17,19 @@ export async function statusCommand(argv: string[]): Promise<number> {
     const job = await existingJob(connection, positionals[0] ?? '');
     const description = await job.handle.describe();
     const status = await readJob(connection, job, (reader) => reader.status());
+    // An ended job's outcome, decided where `dar run` decides it: completed, failed, cancelled.
+    const ending = description.status.name === 'RUNNING' ? undefined : await jobEnding(job);
     if (values.json) {
-      console.log(JSON.stringify({ workflowStatus: description.status.name, ...status }));
+      const outcome = ending ? { outcome: ending.status } : {};
+      console.log(
+        JSON.stringify({ workflowStatus: description.status.name, ...outcome, ...status }),
+      );
       return EXIT_OK;
     }
     const lines = [
       `job:        ${job.workflowId}`,
       `workflow:   ${description.status.name}`,
+      ...(ending ? [`outcome:    ${ending.status}`] : []),
       `phase:      ${status.phase}${status.cancelled ? ' (cancelled)' : ''}`,
       `turns:      ${status.turns}`,
       `events:     ${status.lastSeq}`,
