@@ -100,7 +100,7 @@ test('no reader harms a job: 40 parallel bash calls of 40,000 characters each, f
   const jobId = await startDetachedJob('print a lot in parallel', script);
   // No worker runs yet: the command says what will run the job.
   expect(detachNotes.get(jobId)).toContain(
-    `No worker runs jobs of this state folder now: \`dar worker\` carries job ${jobId} on.`,
+    `No worker takes jobs from task queue ${taskQueue} now: \`dar worker\` carries job ${jobId} on.`,
   );
 
   // Both followers attach before any worker runs the job.

@@ -165,7 +165,7 @@ async function runJob(
       const { taskQueue } = await job.handle.describe();
       if (!(await workerPollsLately(connection.client, connection.namespace, taskQueue))) {
         process.stderr.write(
-          `No worker runs jobs of this state folder now: \`dar worker\` carries job ${job.workflowId} on.\n`,
+          `No worker takes jobs from task queue ${taskQueue} now: \`dar worker\` carries job ${job.workflowId} on.\n`,
         );
       }
       return EXIT_OK;
