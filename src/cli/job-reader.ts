@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { AgentJob, getJob } from '../client/job-client.js';
 import type { CliConnection } from './connection.js';
 import { createWorkflowOnlyWorker, type StandbyWorker } from './standby-worker.js';
@@ -30,22 +30,24 @@ export async function runningJob(
   workflowId: string,
   refusal: string,
 ): Promise<AgentJob> {
-  const { job, status } = await describedJob(connection, workflowId);
+  const { job, description } = await describedJob(connection, workflowId);
+  const status = description.status.name;
   if (status !== 'RUNNING') {
     throw new UsageError(`Job ${workflowId} has ended (${status}): ${refusal}`);
   }
   return job;
 }
 
-async function describedJob(
+/** {@link existingJob} with what Temporal said of it (status, close time, task queue). */
+export async function describedJob(
   connection: CliConnection,
   workflowId: string,
-): Promise<{ job: AgentJob; status: string }> {
+): Promise<{ job: AgentJob; description: WorkflowExecutionDescription }> {
   const job = getJob(connection.client, workflowId, connection.store);
   try {
     const description = await job.handle.describe();
     describedQueues.set(job, description.taskQueue);
-    return { job, status: description.status.name };
+    return { job, description };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
       throw new UsageError(noSuchJob(connection, workflowId));

@@ -1,7 +1,7 @@
 import { jobEnding } from '../../client/job-ending.js';
 import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
-import { existingJob, readJob } from '../job-reader.js';
+import { describedJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK } from '../usage-error.js';
 
@@ -14,8 +14,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
   );
   const connection = await openConnection(values['state-dir']);
   try {
-    const job = await existingJob(connection, positionals[0] ?? '');
-    const description = await job.handle.describe();
+    const { job, description } = await describedJob(connection, positionals[0] ?? '');
     const status = await readJob(connection, job, (reader) => reader.status());
     // An ended job's outcome, decided where `dar run` decides it: completed, failed, cancelled.
     const ending = description.status.name === 'RUNNING' ? undefined : await jobEnding(job);
