@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +22,41 @@ export const benchWorkflowsPath = fileURLToPath(new URL('./workflows.js', import
 export let benchServerMetricsUrl = '';
 
 /**
- * One dev server for the whole run, started like the tests' (search attributes registered),
- * with its metrics endpoint on a free port.
+ * Where a bench dev server keeps its state: in memory (as the tests' servers do), or in a
+ * database file, as `dar`'s embedded server does (SQLite, flushed at every commit: what a
+ * user's jobs run on).
  */
-export async function startBenchServer(): Promise<TestWorkflowEnvironment> {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+export type BenchDatabase = 'memory' | 'file';
+
+/**
+ * A dev server started like the tests' (search attributes registered), with its metrics
+ * endpoint on a free port. A `file` server's database sits in a fresh temporary folder, which
+ * `teardown` removes.
+ */
+export async function startBenchServer(
+  database: BenchDatabase = 'memory',
+): Promise<TestWorkflowEnvironment> {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed by the run's first server.
+  }
   const port = await findFreePort('127.0.0.1');
   benchServerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
-  return startDevServer(['--metrics-port', String(port)]);
+  if (database === 'memory') return startDevServer(['--metrics-port', String(port)]);
+  const folder = mkdtempSync(join(tmpdir(), 'dar-bench-server-'));
+  const environment = await startDevServer([
+    '--metrics-port',
+    String(port),
+    '--db-filename',
+    join(folder, 'temporal.db'),
+  ]);
+  const teardown = environment.teardown.bind(environment);
+  environment.teardown = async () => {
+    await teardown();
+    rmSync(folder, { recursive: true, force: true });
+  };
+  return environment;
 }
 
 /** An embedded job store in a fresh temporary folder. */

@@ -1,10 +1,18 @@
 // `npm run bench`: every benchmark, both sides measured in this run against the same dev server.
 // `npm run bench -- --quick` runs smaller sizes (a smoke run, not for the table).
 // `npm run bench -- --only rate-pacing[,turn-overhead,...]` runs the named benchmarks alone.
+// `turn-overhead` runs its cases on an in-memory dev server, `turn-overhead-file` on one that
+// keeps its database in a file, as `dar`'s embedded server does.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createBenchWorker, openBenchStore, startBenchServer } from './bench-environment.js';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import {
+  createBenchWorker,
+  openBenchStore,
+  startBenchServer,
+  type BenchDatabase,
+} from './bench-environment.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchHistoryGrowth } from './history-growth.js';
 import { benchLongJob } from './long-job.js';
@@ -20,6 +28,7 @@ import { benchWorkerMemory } from './worker-memory.js';
 const BENCHMARKS = [
   'validation',
   'turn-overhead',
+  'turn-overhead-file',
   'history-growth',
   'long-job',
   'worker-memory',
@@ -104,12 +113,20 @@ const store = await openBenchStore();
 markPoolThreads();
 const worker = await createBenchWorker(environment, taskQueue, store);
 await worker.runUntil(async () => {
-  if (runs('turn-overhead')) await turnOverhead();
+  if (runs('turn-overhead')) await turnOverhead(environment, 'memory');
   if (runs('history-growth')) await historyGrowth();
   if (runs('long-job')) await longJob();
 });
 
-async function turnOverhead(): Promise<void> {
+/**
+ * The turn-overhead cases on one server: `memory` (the tests' in-memory server, where the
+ * server's work is least and the runner's own shows most) or `file` (a database file, as
+ * `dar`'s embedded server keeps: what a user's jobs run on).
+ */
+async function turnOverhead(
+  server: TestWorkflowEnvironment,
+  database: BenchDatabase,
+): Promise<void> {
   const cases = quick
     ? [
         { jobs: 5, turns: 3, callsPerTurn: 2 },
@@ -125,14 +142,15 @@ async function turnOverhead(): Promise<void> {
       ];
   const overhead = [];
   for (const scenario of cases) {
-    const measured = await benchTurnOverhead(environment, taskQueue, scenario, repetitions);
+    const measured = await benchTurnOverhead(server, taskQueue, scenario, repetitions);
     overhead.push(measured);
     section(
-      `Turn overhead: ${scenario.jobs} jobs x ${scenario.turns} tool turns x ${scenario.callsPerTurn} calls`,
+      `Turn overhead (server database in ${database}): ${scenario.jobs} jobs x ${scenario.turns} tool turns x ${scenario.callsPerTurn} calls`,
       measured,
     );
   }
-  results.turnOverhead = overhead;
+  if (database === 'memory') results.turnOverhead = overhead;
+  else results.turnOverheadFileServer = overhead;
 }
 
 async function historyGrowth(): Promise<void> {
@@ -189,6 +207,15 @@ if (runs('streaming')) {
   );
 }
 await environment.teardown();
+
+if (runs('turn-overhead-file')) {
+  // Its own server and worker, after the in-memory server is gone: the server column of the
+  // CPU figures counts every dev server this process runs.
+  const fileServer = await startBenchServer('file');
+  const fileWorker = await createBenchWorker(fileServer, taskQueue, store);
+  await fileWorker.runUntil(() => turnOverhead(fileServer, 'file'));
+  await fileServer.teardown();
+}
 
 const folder = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(folder, { recursive: true });
