@@ -82,7 +82,10 @@ export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProv
       if (message.stopReason !== 'error') return message;
 
       const failure = classifyFailure(message.errorMessage, responses);
-      const text = `${spec.name} model ${modelId}: ${failure.message}`;
+      // With no HTTP status the call never got an answer ("Connection error."): name where it
+      // went, the setting a user most likely got wrong (a local server's port, a base URL).
+      const where = failure.status === undefined ? ` (${model.baseUrl})` : '';
+      const text = `${spec.name} model ${modelId}: ${failure.message}${where}`;
       if (failure.transient) {
         throw ApplicationFailure.create({
           message: text,
