@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { unknownFlagMessage } from './unknown-flag.js';
 import { UsageError } from './usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -10,7 +11,8 @@ export type ParsedFlags<T extends Options> = ReturnType<
 
 /**
  * Strict flag parsing: an unknown flag, a missing value or a surplus argument is a
- * {@link UsageError} naming it.
+ * {@link UsageError} naming it (an unknown flag with the closest known one, see
+ * `unknownFlagMessage`).
  */
 export function parseFlags<T extends Options>(
   command: string,
@@ -22,6 +24,8 @@ export function parseFlags<T extends Options>(
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    if (unknown !== undefined) throw new UsageError(unknownFlagMessage(command, unknown, options));
     throw new UsageError(`dar ${command}: ${(error as Error).message}`);
   }
   const count = parsed.positionals.length;

@@ -40,7 +40,11 @@ const backtrackingPolicy = file(
 
 /** `dar run` mistakes: extra arguments after the prompt, and what stderr must say. */
 const runMistakes: Array<[string, string[], RegExp]> = [
-  ['unknown flag', ['--model', demoScript, '--bogus'], /^dar run: Unknown option '--bogus'/],
+  [
+    'unknown flag',
+    ['--model', demoScript, '--bogus'],
+    /^dar run: unknown option --bogus; `dar help run` lists the options$/,
+  ],
   [
     'missing model script file',
     ['--model', `scripted:${join(root, 'missing.json')}`],
@@ -90,6 +94,11 @@ const runMistakes: Array<[string, string[], RegExp]> = [
     'nonexistent workspace',
     ['--model', demoScript, '--workspace', join(root, 'no-such-folder')],
     /^dar run: Workspace \S*no-such-folder does not exist$/,
+  ],
+  [
+    'misspelt flag',
+    ['--modle', demoScript],
+    /^dar run: unknown option --modle \(did you mean --model\?\); `dar help run` lists the options$/,
   ],
 ];
 
