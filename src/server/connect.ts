@@ -84,6 +84,12 @@ async function endpointFor(
       stateDir: settings.stateDir,
       onProgress: options.onProgress,
     });
+    // A server started here outlives the command that started it; say so once, when it starts.
+    if (server.started) {
+      options.onProgress?.(
+        `It keeps running in the background (pid ${server.pid}) for this state folder's later commands and jobs; \`dar server stop\` stops it`,
+      );
+    }
     return { address: server.address, namespace: server.namespace };
   }
   const endpoint: Endpoint = { address: settings.address, namespace: settings.namespace };

@@ -99,6 +99,10 @@ test('a job survives dar server stop and the automatic restart: every turn exact
   expect(restartedStatus.stderr).toContain('Starting the Temporal dev server');
   const after = readServerJson(stateDir);
   expect(after?.pid).not.toBe(before!.pid);
+  // The user learns that the server outlives the command, and how to stop it.
+  expect(restartedStatus.stderr).toContain(
+    `It keeps running in the background (pid ${after?.pid}) for this state folder's later commands and jobs; \`dar server stop\` stops it`,
+  );
   // Same database and same ports: the worker's connection finds the server where it was.
   expect({ port: after?.port, db: after?.databaseFile }).toEqual({
     port: before!.port,
