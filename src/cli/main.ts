@@ -1,4 +1,5 @@
 import { watchStdout } from './closed-output.js';
+import { commandHelp } from './command-help.js';
 import { commands } from './command-table.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
@@ -40,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
   if (topic || rest.includes('--help') || rest.includes('-h')) {
-    console.log(`usage: ${command.usage}`);
+    console.log(commandHelp(commandName, command));
     return EXIT_OK;
   }
   watchStdout();
