@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import {
@@ -7,10 +8,13 @@ import {
   resolveConnectionSettings,
   type ConnectionSettings,
 } from '../server/index.js';
+import { DEV_SERVER_NAMESPACE } from '../server/dev-server-command.js';
+import { devServerPaths } from '../server/dev-server-files.js';
 import { tracingRequested } from '../tracing/tracing-environment.js';
 import { registerMissingSearchAttributes } from '../worker/search-attributes-check.js';
 import type { JobStore } from '../store/job-store.js';
 import { openCliJobStore } from './job-store-connection.js';
+import { noSuchJobMessage } from './no-such-job.js';
 import { UsageError } from './usage-error.js';
 import type { CliRuntimeOptions } from './worker-runtime.js';
 
@@ -32,17 +36,37 @@ function progress(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+export interface OpenConnectionOptions {
+  /**
+   * The existing job the command is about (`dar status ID`). On the embedded server, a state
+   * folder with no Temporal database has never run a job: the command fails at once with
+   * "No job with id ...", and no server is started only to answer that.
+   */
+  jobId?: string;
+}
+
 /**
  * Connects to Temporal the way every command does: TEMPORAL_ADDRESS when set, else the
  * embedded dev server under the state folder (started in the background when not running).
  */
-export async function openConnection(stateDir?: string): Promise<CliConnection> {
+export async function openConnection(
+  stateDir?: string,
+  options: OpenConnectionOptions = {},
+): Promise<CliConnection> {
   let settings: ConnectionSettings;
   try {
     settings = resolveConnectionSettings(process.env, stateDir ? { stateDir } : {});
   } catch (error) {
     if (error instanceof ConnectionSettingsError) throw new UsageError(error.message);
     throw error;
+  }
+  if (
+    options.jobId !== undefined &&
+    settings.kind === 'embedded' &&
+    !existsSync(devServerPaths(settings.stateDir).databaseFile)
+  ) {
+    const message = noSuchJobMessage(settings, DEV_SERVER_NAMESPACE, options.jobId);
+    throw new UsageError(`${message}; no job has run there yet`);
   }
   const store = await openCliJobStore(settings, stateDir);
   const opened = await connectClient(settings, { onProgress: progress });

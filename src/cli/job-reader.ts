@@ -2,6 +2,7 @@ import { WorkflowNotFoundError, type WorkflowExecutionDescription } from '@tempo
 import { AgentJob, getJob } from '../client/job-client.js';
 import type { CliConnection } from './connection.js';
 import { createWorkflowOnlyWorker, type StandbyWorker } from './standby-worker.js';
+import { noSuchJobMessage } from './no-such-job.js';
 import { UsageError } from './usage-error.js';
 import { workerPollsLately } from './worker-presence.js';
 
@@ -117,15 +118,6 @@ function noWorkerAnswered(error: unknown, deadlinePassed: boolean): boolean {
   return false;
 }
 
-/**
- * Where a job was looked for, with the id: each folder's embedded server has its own jobs, and
- * a job started from another folder is not found here.
- */
 function noSuchJob(connection: CliConnection, workflowId: string): string {
-  const { settings } = connection;
-  const where =
-    settings.kind === 'embedded'
-      ? `in the state folder ${settings.stateDir} (another folder's jobs: --state-dir DIR or DAR_STATE_DIR)`
-      : `in namespace ${connection.namespace} at ${settings.address}`;
-  return `No job with id ${workflowId} ${where}`;
+  return noSuchJobMessage(connection.settings, connection.namespace, workflowId);
 }

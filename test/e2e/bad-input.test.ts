@@ -149,6 +149,25 @@ describe('dar run with bad input: exit 2, one stderr line, nothing started', () 
 });
 
 describe('other commands with bad input: exit 2, one stderr line', () => {
+  test('a job command in a state folder where no job has run answers at once, starting no server', async () => {
+    const fresh = join(root, 'fresh-state');
+    for (const args of [
+      ['status', 'no-such-id'],
+      ['events', 'no-such-id'],
+      ['cancel', 'no-such-id'],
+      ['steer', 'no-such-id', 'text'],
+    ]) {
+      const result = await dar([...args, '--state-dir', fresh]);
+      expectUsageError(
+        result,
+        new RegExp(
+          `^dar ${args[0]}: No job with id no-such-id in the state folder \\S+fresh-state \\(another folder's jobs: --state-dir DIR or DAR_STATE_DIR\\); no job has run there yet$`,
+        ),
+      );
+    }
+    expect(readServerJson(fresh)).toBeUndefined();
+  });
+
   test('dar status no-such-id', async () => {
     const result = await dar(['status', 'no-such-id', '--state-dir', liveState]);
     expectUsageError(

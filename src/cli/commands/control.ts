@@ -37,12 +37,16 @@ export async function cancelCommand(argv: string[]): Promise<number> {
   }
   const batch = values.batch;
   const batchQuery = batch === undefined ? undefined : jobListQuery({ batch, runningOnly: true });
-  const connection = await openConnection(values['state-dir']);
+  const jobId = batch === undefined ? (positionals[0] ?? '') : undefined;
+  const connection = await openConnection(
+    values['state-dir'],
+    jobId === undefined ? {} : { jobId },
+  );
   try {
     if (batch !== undefined && batchQuery !== undefined) {
       return await cancelBatch(connection, batch, batchQuery);
     }
-    const job = await runningJob(connection, positionals[0] ?? '', 'nothing to cancel');
+    const job = await runningJob(connection, jobId ?? '', 'nothing to cancel');
     await job.cancel();
     console.log(`Cancellation requested for ${job.workflowId}`);
     return EXIT_OK;
@@ -60,9 +64,10 @@ export function messageCommand(kind: 'steer' | 'follow-up') {
       { 'state-dir': { type: 'string' } },
       { min: 2, max: 2, names: 'a job id and a "<text>"' },
     );
-    const connection = await openConnection(values['state-dir']);
+    const jobId = positionals[0] ?? '';
+    const connection = await openConnection(values['state-dir'], { jobId });
     try {
-      const job = await runningJob(connection, positionals[0] ?? '', 'it takes no more messages');
+      const job = await runningJob(connection, jobId, 'it takes no more messages');
       const text = positionals[1] ?? '';
       await (kind === 'steer' ? job.steer(text) : job.followUp(text));
       console.log(

@@ -68,7 +68,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
 
   const { openConnection } = await import('../connection.js');
   const { existingJob, readJob } = await import('../job-reader.js');
-  const connection = await openConnection(values['state-dir']);
+  const connection = await openConnection(values['state-dir'], { jobId });
   try {
     const job = await existingJob(connection, jobId);
     if (values.follow) {

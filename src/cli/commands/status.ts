@@ -12,9 +12,10 @@ export async function statusCommand(argv: string[]): Promise<number> {
     { json: { type: 'boolean' }, 'state-dir': { type: 'string' } },
     { min: 1, max: 1, names: 'a job id' },
   );
-  const connection = await openConnection(values['state-dir']);
+  const jobId = positionals[0] ?? '';
+  const connection = await openConnection(values['state-dir'], { jobId });
   try {
-    const { job, description } = await describedJob(connection, positionals[0] ?? '');
+    const { job, description } = await describedJob(connection, jobId);
     const status = await readJob(connection, job, (reader) => reader.status());
     // An ended job's outcome, decided where `dar run` decides it: completed, failed, cancelled.
     const ending = description.status.name === 'RUNNING' ? undefined : await jobEnding(job);

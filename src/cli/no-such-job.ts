@@ -1,0 +1,17 @@
+import type { ConnectionSettings } from '../server/index.js';
+
+/**
+ * "No job with id X", with where it was looked for: each folder's embedded server has its own
+ * jobs, and a job started from another folder is not found here.
+ */
+export function noSuchJobMessage(
+  settings: ConnectionSettings,
+  namespace: string,
+  workflowId: string,
+): string {
+  const where =
+    settings.kind === 'embedded'
+      ? `in the state folder ${settings.stateDir} (another folder's jobs: --state-dir DIR or DAR_STATE_DIR)`
+      : `in namespace ${namespace} at ${settings.address}`;
+  return `No job with id ${workflowId} ${where}`;
+}
