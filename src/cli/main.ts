@@ -1,6 +1,7 @@
 import { watchStdout } from './closed-output.js';
 import { commandHelp } from './command-help.js';
 import { commands } from './command-table.js';
+import { closestName } from './unknown-flag.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 
 function usage(): string {
@@ -37,7 +38,9 @@ export async function main(argv: string[]): Promise<number> {
   const commandName = topic ?? name;
   const command = Object.hasOwn(commands, commandName) ? commands[commandName] : undefined;
   if (!command) {
-    process.stderr.write(`dar: unknown command "${commandName}"; run \`dar help\`\n`);
+    const closest = closestName(commandName, Object.keys(commands));
+    const hint = closest === undefined ? '' : ` (did you mean ${closest}?)`;
+    process.stderr.write(`dar: unknown command "${commandName}"${hint}; run \`dar help\`\n`);
     return EXIT_USAGE;
   }
   if (topic || rest.includes('--help') || rest.includes('-h')) {

@@ -8,14 +8,17 @@ export function unknownFlagMessage(
   flag: string,
   known: Readonly<Record<string, { short?: string }>>,
 ): string {
-  const closest = closestFlag(flag, Object.keys(known));
+  const closest = closestName(flag, Object.keys(known));
   const hint = closest === undefined ? '' : ` (did you mean --${closest}?)`;
   return `dar ${command}: unknown option ${flag}${hint}; \`dar help ${command}\` lists the options`;
 }
 
-/** The flag name nearest `flag` (`--modle` -> `model`), when at most a third of it differs. */
-export function closestFlag(flag: string, names: readonly string[]): string | undefined {
-  const typed = flag.replace(/^-+/, '').split('=')[0] ?? '';
+/**
+ * The name nearest what was typed (a flag `--modle` -> `model`, a command `stauts` ->
+ * `status`), when at most a third of it differs.
+ */
+export function closestName(typedText: string, names: readonly string[]): string | undefined {
+  const typed = typedText.replace(/^-+/, '').split('=')[0] ?? '';
   if (typed === '') return undefined;
   let best: { name: string; distance: number } | undefined;
   for (const name of names) {

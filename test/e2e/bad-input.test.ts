@@ -187,8 +187,16 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
   test('unknown command', async () => {
     const stateDir = join(root, 'never-unknown-command');
     const result = await dar(['frobnicate', '--state-dir', stateDir]);
-    expectUsageError(result, /^dar: unknown command "frobnicate"/);
+    expectUsageError(result, /^dar: unknown command "frobnicate"; run `dar help`$/);
     expect(existsSync(stateDir)).toBe(false);
+  });
+
+  test('misspelt command: the closest one is named', async () => {
+    const result = await dar(['stauts', 'some-id']);
+    expectUsageError(
+      result,
+      /^dar: unknown command "stauts" \(did you mean status\?\); run `dar help`$/,
+    );
   });
 });
 

@@ -1,8 +1,8 @@
-import { closestFlag, unknownFlagMessage } from '../../../src/cli/unknown-flag.js';
+import { closestName, unknownFlagMessage } from '../../../src/cli/unknown-flag.js';
 
 const runFlags = { model: {}, tools: {}, 'max-turns': {}, 'max-time': {}, json: {}, id: {} };
 
-describe('closestFlag names the flag a typo was meant to be', () => {
+describe('closestName names the flag or command a typo was meant to be', () => {
   test.each([
     ['--modle', 'model'],
     ['--mdoel', 'model'],
@@ -12,11 +12,11 @@ describe('closestFlag names the flag a typo was meant to be', () => {
     ['--jsno', 'json'],
     ['--max-tiem=30m', 'max-time'],
   ])('%s -> --%s', (typed, expected) => {
-    expect(closestFlag(typed, Object.keys(runFlags))).toBe(expected);
+    expect(closestName(typed, Object.keys(runFlags))).toBe(expected);
   });
 
   test.each([['--bogus'], ['--verbose'], ['-x'], ['--']])('nothing close to %s', (typed) => {
-    expect(closestFlag(typed, Object.keys(runFlags))).toBeUndefined();
+    expect(closestName(typed, Object.keys(runFlags))).toBeUndefined();
   });
 });
 
