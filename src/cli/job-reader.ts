@@ -51,7 +51,7 @@ export async function describedJob(
     return { job, description };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
-      throw new UsageError(noSuchJob(connection, workflowId));
+      throw new UsageError(noSuchJobMessage(connection.settings, connection.namespace, workflowId));
     throw error;
   }
 }
@@ -116,8 +116,4 @@ function noWorkerAnswered(error: unknown, deadlinePassed: boolean): boolean {
     current = current.cause;
   }
   return false;
-}
-
-function noSuchJob(connection: CliConnection, workflowId: string): string {
-  return noSuchJobMessage(connection.settings, connection.namespace, workflowId);
 }
