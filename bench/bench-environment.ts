@@ -1,20 +1,25 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { findFreePort } from '../src/server/ports.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { builtinToolList } from '../src/tools/index.js';
 import { FileJobStore } from '../src/store/file/file-job-store.js';
 import type { JobStore } from '../src/store/job-store.js';
+import { openJobStore } from '../src/store/open-job-store.js';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
 import type { AgentWorker } from '../src/worker/agent-worker-group.js';
 import { timedActivities } from './activity-timing.js';
 import * as bareActivities from './bare-activities.js';
 import { noopTool } from './noop-tool-body.js';
+import { countAsServer, forgetServerProcesses } from './thread-cpu.js';
 
 export const benchWorkflowsPath = fileURLToPath(new URL('./workflows.js', import.meta.url));
 
@@ -22,11 +27,14 @@ export const benchWorkflowsPath = fileURLToPath(new URL('./workflows.js', import
 export let benchServerMetricsUrl = '';
 
 /**
- * Where a bench dev server keeps its state: in memory (as the tests' servers do), or in a
- * database file, as `dar`'s embedded server does (SQLite, flushed at every commit: what a
- * user's jobs run on).
+ * Where a bench server keeps its state: in memory (the tests' dev servers), in a database file,
+ * as `dar`'s embedded server does (SQLite, flushed at every commit: what a user's jobs run on),
+ * or a cluster's PostgreSQL (`startBenchCluster`).
  */
-export type BenchDatabase = 'memory' | 'file';
+export type BenchDatabase = 'memory' | 'file' | 'cluster';
+
+/** What the benchmarks use of a server: a client, a worker connection, and its shutdown. */
+export type BenchServer = Pick<TestWorkflowEnvironment, 'client' | 'nativeConnection' | 'teardown'>;
 
 /**
  * A dev server started like the tests' (search attributes registered), with its metrics
@@ -34,13 +42,9 @@ export type BenchDatabase = 'memory' | 'file';
  * `teardown` removes.
  */
 export async function startBenchServer(
-  database: BenchDatabase = 'memory',
+  database: 'memory' | 'file' = 'memory',
 ): Promise<TestWorkflowEnvironment> {
-  try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-  } catch {
-    // Installed by the run's first server.
-  }
+  installQuietRuntime();
   const port = await findFreePort('127.0.0.1');
   benchServerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
   if (database === 'memory') return startDevServer(['--metrics-port', String(port)]);
@@ -57,6 +61,69 @@ export async function startBenchServer(
     rmSync(folder, { recursive: true, force: true });
   };
   return environment;
+}
+
+/** Temporal's runtime logging errors only (once a process: the first server installs it). */
+function installQuietRuntime(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed by the run's first server.
+  }
+}
+
+const runFile = promisify(execFile);
+const CLUSTER_SCRIPT = fileURLToPath(new URL('../../scripts/cluster/cluster.mjs', import.meta.url));
+
+/** A cluster for a benchmark: its server and the job store on its PostgreSQL. */
+export interface BenchCluster {
+  server: BenchServer;
+  store: JobStore;
+}
+
+/**
+ * A Temporal cluster on PostgreSQL as docker-compose.yml deploys it (scripts/cluster/cluster.mjs),
+ * its PostgreSQL flushing each commit as a production one does (`--durable`) and its metrics
+ * published (`--metrics`), with the job store in the same PostgreSQL (`DAR_STORE_URL`), as
+ * `dar` on a cluster keeps it. Its server and database processes count as the `server` CPU
+ * group. `teardown` stops it and deletes its folder; the store must be closed first.
+ */
+export async function startBenchCluster(): Promise<BenchCluster> {
+  installQuietRuntime();
+  const folder = mkdtempSync(join(tmpdir(), 'dar-bench-cluster-'));
+  const cluster = (...args: string[]) =>
+    runFile(process.execPath, [CLUSTER_SCRIPT, ...args], { timeout: 600_000 });
+  const { stdout } = await cluster('up', folder, '--durable', '--metrics');
+  const variables = new Map(
+    stdout
+      .split('\n')
+      .map((line) => /^([A-Z_]+)=(.*)$/.exec(line.trim()))
+      .flatMap((match) => (match?.[1] && match[2] !== undefined ? [[match[1], match[2]]] : [])),
+  );
+  const address = variables.get('TEMPORAL_ADDRESS');
+  const storeUrl = variables.get('DAR_STORE_URL');
+  const metricsUrl = variables.get('TEMPORAL_METRICS_URL');
+  if (!address || !storeUrl || !metricsUrl) {
+    await cluster('down', folder);
+    throw new Error(`cluster.mjs up printed no address, store URL or metrics URL:\n${stdout}`);
+  }
+  benchServerMetricsUrl = metricsUrl;
+  const state = JSON.parse(readFileSync(join(folder, 'cluster.json'), 'utf8')) as {
+    server: { pid: number };
+  };
+  const postmaster = readFileSync(join(folder, 'postgres', 'data', 'postmaster.pid'), 'utf8');
+  countAsServer([state.server.pid, Number(postmaster.split('\n')[0])]);
+  const connection = await Connection.connect({ address });
+  const nativeConnection = await NativeConnection.connect({ address });
+  const client = new Client({ connection, namespace: variables.get('TEMPORAL_NAMESPACE') });
+  const store = await openJobStore({ url: storeUrl, folder });
+  const teardown = async () => {
+    await nativeConnection.close();
+    await connection.close();
+    forgetServerProcesses();
+    await cluster('down', folder);
+  };
+  return { server: { client, nativeConnection, teardown }, store };
 }
 
 /** An embedded job store in a fresh temporary folder. */
@@ -84,7 +151,7 @@ export function folderBytes(folder: string): number {
  * Activities are timed (see `takeActivityTimes`); the timing costs both sides the same.
  */
 export async function createBenchWorker(
-  environment: TestWorkflowEnvironment,
+  environment: BenchServer,
   taskQueue: string,
   store: JobStore,
 ): Promise<AgentWorker> {

@@ -2,16 +2,18 @@
 // `npm run bench -- --quick` runs smaller sizes (a smoke run, not for the table).
 // `npm run bench -- --only rate-pacing[,turn-overhead,...]` runs the named benchmarks alone.
 // `turn-overhead` runs its cases on an in-memory dev server, `turn-overhead-file` on one that
-// keeps its database in a file, as `dar`'s embedded server does.
+// keeps its database in a file, as `dar`'s embedded server does, `turn-overhead-cluster` on a
+// Temporal cluster on PostgreSQL with the job store there too (scripts/cluster/cluster.mjs).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, platform, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   createBenchWorker,
   openBenchStore,
+  startBenchCluster,
   startBenchServer,
   type BenchDatabase,
+  type BenchServer,
 } from './bench-environment.js';
 import { benchCliStartup } from './cli-startup.js';
 import { benchHistoryGrowth } from './history-growth.js';
@@ -29,6 +31,7 @@ const BENCHMARKS = [
   'validation',
   'turn-overhead',
   'turn-overhead-file',
+  'turn-overhead-cluster',
   'history-growth',
   'long-job',
   'worker-memory',
@@ -37,6 +40,13 @@ const BENCHMARKS = [
   'streaming',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
+
+/** How the turn-overhead sections name their server (declared before the first run uses it). */
+const SERVER_LABELS: Record<BenchDatabase, string> = {
+  memory: 'dev server, database in memory',
+  file: 'dev server, database in a file',
+  cluster: 'cluster on PostgreSQL, store there too',
+};
 
 const quick = process.argv.includes('--quick');
 /** `--repetitions N` (default 3, 1 with `--quick`): each turn-overhead side runs N times. */
@@ -120,13 +130,11 @@ await worker.runUntil(async () => {
 
 /**
  * The turn-overhead cases on one server: `memory` (the tests' in-memory server, where the
- * server's work is least and the runner's own shows most) or `file` (a database file, as
- * `dar`'s embedded server keeps: what a user's jobs run on).
+ * server's work is least and the runner's own shows most), `file` (a database file, as
+ * `dar`'s embedded server keeps: what a user's jobs run on) or `cluster` (PostgreSQL, as a
+ * production deployment runs).
  */
-async function turnOverhead(
-  server: TestWorkflowEnvironment,
-  database: BenchDatabase,
-): Promise<void> {
+async function turnOverhead(server: BenchServer, database: BenchDatabase): Promise<void> {
   const cases = quick
     ? [
         { jobs: 5, turns: 3, callsPerTurn: 2 },
@@ -145,12 +153,16 @@ async function turnOverhead(
     const measured = await benchTurnOverhead(server, taskQueue, scenario, repetitions);
     overhead.push(measured);
     section(
-      `Turn overhead (server database in ${database}): ${scenario.jobs} jobs x ${scenario.turns} tool turns x ${scenario.callsPerTurn} calls`,
+      `Turn overhead (${SERVER_LABELS[database]}): ${scenario.jobs} jobs x ${scenario.turns} tool turns x ${scenario.callsPerTurn} calls`,
       measured,
     );
   }
-  if (database === 'memory') results.turnOverhead = overhead;
-  else results.turnOverheadFileServer = overhead;
+  const key = {
+    memory: 'turnOverhead',
+    file: 'turnOverheadFileServer',
+    cluster: 'turnOverheadCluster',
+  } as const;
+  results[key[database]] = overhead;
 }
 
 async function historyGrowth(): Promise<void> {
@@ -215,6 +227,19 @@ if (runs('turn-overhead-file')) {
   const fileWorker = await createBenchWorker(fileServer, taskQueue, store);
   await fileWorker.runUntil(() => turnOverhead(fileServer, 'file'));
   await fileServer.teardown();
+}
+
+if (runs('turn-overhead-cluster')) {
+  // Last, alone on the machine: the cluster's server, its PostgreSQL (flushing each commit) and
+  // the job store there, as `dar` runs with TEMPORAL_ADDRESS and DAR_STORE_URL set.
+  const cluster = await startBenchCluster();
+  try {
+    const clusterWorker = await createBenchWorker(cluster.server, taskQueue, cluster.store);
+    await clusterWorker.runUntil(() => turnOverhead(cluster.server, 'cluster'));
+  } finally {
+    await cluster.store.close();
+    await cluster.server.teardown();
+  }
 }
 
 const folder = fileURLToPath(new URL('../../bench/results/', import.meta.url));

@@ -24,6 +24,22 @@ function readStat(path: string): { name: string; ms: number; parent: number } | 
 /** Threads named like the main one that exist before the worker: V8's and libuv's pools. */
 let poolThreads: Set<string> | undefined;
 
+/**
+ * Processes outside this process tree that count as `server` too, with their children: a
+ * cluster's Temporal server and PostgreSQL (see `countAsServer`).
+ */
+const serverRoots = new Set<number>();
+
+/** Counts these processes and their children as the `server` group from now on. */
+export function countAsServer(pids: readonly number[]): void {
+  for (const pid of pids) serverRoots.add(pid);
+}
+
+/** Stops counting processes named by `countAsServer` (their cluster is gone). */
+export function forgetServerProcesses(): void {
+  serverRoots.clear();
+}
+
 /** Call before the worker is created: threads made later are its workflow threads. */
 export function markPoolThreads(): void {
   poolThreads = new Set(readdirSync('/proc/self/task'));
@@ -34,7 +50,9 @@ export function markPoolThreads(): void {
  * (the event loop: client, activities, sinks), `workflow` (the worker's workflow threads: made
  * after `markPoolThreads`, named like the main one, as Node names all its threads), `pools`
  * (V8's compiler and garbage collector threads, libuv's file system pool), `core` (Temporal
- * core's Rust threads, which have names of their own), `server`.
+ * core's Rust threads, which have names of their own), `server` (the dev servers this process
+ * started, or a cluster's server and database processes, `countAsServer`: on a cluster that
+ * includes the job store's PostgreSQL work).
  */
 export function threadCpu(): CpuByGroup {
   const groups: CpuByGroup = { main: 0, workflow: 0, pools: 0, core: 0, server: 0 };
@@ -51,7 +69,11 @@ export function threadCpu(): CpuByGroup {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readStat(`/proc/${entry}/stat`);
-    if (stat?.parent === own) add('server', stat.ms);
+    if (!stat) continue;
+    const pid = Number(entry);
+    if (stat.parent === own || serverRoots.has(pid) || serverRoots.has(stat.parent)) {
+      add('server', stat.ms);
+    }
   }
   return groups;
 }

@@ -1,12 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startJob } from '../src/client/job-client.js';
 import { takeActivityTimes, type ActivityTime } from './activity-timing.js';
 import { historyFacts, type HistoryFacts } from './history.js';
 import { median, percentile, ratio, round } from './statistics.js';
-import { benchServerMetricsUrl, writeNoopScript } from './bench-environment.js';
+import { benchServerMetricsUrl, writeNoopScript, type BenchServer } from './bench-environment.js';
 import { countersPerTurn, readServerCounters, type ServerCounters } from './server-metrics.js';
 import { cpuSince, threadCpu, type CpuByGroup } from './thread-cpu.js';
 import { MODEL_CALL_ACTIVITIES } from '../src/workflows/model-call-activities.js';
@@ -29,7 +28,7 @@ interface SideMeasure {
 }
 
 async function measureRunner(
-  environment: TestWorkflowEnvironment,
+  environment: BenchServer,
   taskQueue: string,
   scenario: TurnOverheadCase,
   folder: string,
@@ -70,7 +69,7 @@ const BASELINE_WORKFLOWS: Record<Baseline, { workflowType: string; modelActivity
 };
 
 async function measureBaseline(
-  environment: TestWorkflowEnvironment,
+  environment: BenchServer,
   taskQueue: string,
   scenario: TurnOverheadCase,
   repetition: number,
@@ -120,7 +119,7 @@ interface Measured {
 }
 
 async function summarize(
-  environment: TestWorkflowEnvironment,
+  environment: BenchServer,
   ids: string[],
   modelActivities: ReadonlySet<string>,
   scenario: TurnOverheadCase,
@@ -237,7 +236,7 @@ function comparison(runner: SideMeasure[], baseline: SideMeasure[]) {
  * the histories (model activity scheduled to the next one).
  */
 export async function benchTurnOverhead(
-  environment: TestWorkflowEnvironment,
+  environment: BenchServer,
   taskQueue: string,
   scenario: TurnOverheadCase,
   repetitions: number,

@@ -7,13 +7,17 @@
 // deploy/temporal/setup-namespace.sh. It also creates the `dar_store` database for the job store.
 //
 //   node scripts/cluster/cluster.mjs up FOLDER            # prints TEMPORAL_ADDRESS=... DAR_STORE_URL=...
+//   node scripts/cluster/cluster.mjs up FOLDER --durable --metrics   # for benchmarks (below)
 //   node scripts/cluster/cluster.mjs server-stop FOLDER   # stops the Temporal server only (SIGTERM)
 //   node scripts/cluster/cluster.mjs server-start FOLDER  # starts it again: same database, same ports
 //   node scripts/cluster/cluster.mjs env FOLDER           # prints the variables again
 //   node scripts/cluster/cluster.mjs down FOLDER          # stops everything and deletes FOLDER
 //
 // FOLDER holds PostgreSQL's data, the server's log and cluster.json (ports, pids). PostgreSQL runs
-// with fsync off: this is a cluster for tests, not for keeping data.
+// with fsync off: this is a cluster for tests, not for keeping data. `--durable` runs it as a
+// production PostgreSQL does (each commit flushed to disk: PostgreSQL's defaults), so that a
+// benchmark pays what a real cluster pays; `--metrics` has the server publish its Prometheus
+// metrics on a free port (`up` and `env` then print TEMPORAL_METRICS_URL=...).
 import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -153,7 +157,13 @@ function postgresFolder(folder) {
   return join(folder, 'postgres');
 }
 
-function startPostgres(folder, port) {
+/** Settings for tests (nothing flushed), or PostgreSQL's own defaults when `durable`. */
+function postgresSettings(durable) {
+  if (durable) return [];
+  return ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
+}
+
+function startPostgres(folder, port, durable) {
   const home = postgresFolder(folder);
   postgresTool('pg_ctl', [
     '--pgdata',
@@ -167,9 +177,7 @@ function startPostgres(folder, port) {
       `-p ${port}`,
       `-k ${home}`,
       '-c listen_addresses=127.0.0.1',
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
+      ...postgresSettings(durable),
     ].join(' '),
     'start',
   ]);
@@ -282,6 +290,7 @@ async function startServer(folder, state) {
     PATH: basePath(),
     HOME: process.env.HOME ?? folder,
     ...serverEnvironment(compose, root, { postgresPort: state.postgres.port, ports: state.ports }),
+    ...(state.metricsPort ? { PROMETHEUS_ENDPOINT: `127.0.0.1:${state.metricsPort}` } : {}),
   };
   const log = openSync(join(folder, 'temporal-server.log'), 'a');
   const child = spawn(join(state.binaries, 'temporal-server'), ['start'], {
@@ -353,16 +362,21 @@ function printEnvironment(state) {
   console.log(
     `DAR_STORE_URL=postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${STORE_DATABASE}`,
   );
+  if (state.metricsPort) {
+    console.log(`TEMPORAL_METRICS_URL=http://127.0.0.1:${state.metricsPort}/metrics`);
+  }
 }
 
 // ---- Commands
 
-async function up(folder) {
+async function up(folder, { durable, metrics }) {
   const compose = readCompose(root);
   const binaries = join(buildServer(), 'bin');
   const schemaDir = join(dirname(binaries), 'schema');
   mkdirSync(folder, { recursive: true });
-  const [postgresPort, ...serverPorts] = await freePorts(1 + SERVER_PORT_VARIABLES.length);
+  const [postgresPort, metricsPort, ...serverPorts] = await freePorts(
+    2 + SERVER_PORT_VARIABLES.length,
+  );
   const ports = Object.fromEntries(
     SERVER_PORT_VARIABLES.map((name, index) => [name, serverPorts[index]]),
   );
@@ -374,13 +388,15 @@ async function up(folder) {
     postgres: { port: postgresPort, ...credentials },
     ports,
     namespace: setup.TEMPORAL_NAMESPACE ?? 'default',
+    durable,
+    ...(metrics ? { metricsPort } : {}),
   };
   saveState(folder, state);
   const started = Date.now();
 
   initPostgres(folder, credentials);
-  startPostgres(folder, postgresPort);
-  say(`PostgreSQL on 127.0.0.1:${postgresPort}.`);
+  startPostgres(folder, postgresPort, durable);
+  say(`PostgreSQL on 127.0.0.1:${postgresPort}${durable ? ' (each commit flushed)' : ''}.`);
 
   say('Schemas (deploy/temporal/setup-postgres-schema.sh) ...');
   // The compose scripts' own output goes to stderr, as progress.
@@ -415,16 +431,23 @@ async function down(folder) {
   rmSync(folder, { recursive: true, force: true });
 }
 
-async function main([command, folderArgument]) {
+const UP_OPTIONS = ['--durable', '--metrics'];
+
+async function main([command, folderArgument, ...options]) {
   if (!command || !folderArgument) {
-    fail('usage: cluster.mjs up|down|server-stop|server-start|env FOLDER');
+    fail('usage: cluster.mjs up|down|server-stop|server-start|env FOLDER [--durable] [--metrics]');
   }
+  const unknown = options.filter((option) => command !== 'up' || !UP_OPTIONS.includes(option));
+  if (unknown.length > 0) fail(`Unknown option ${unknown[0]} (up takes ${UP_OPTIONS.join(', ')})`);
   const folder = resolve(folderArgument);
   switch (command) {
     case 'up':
       if (existsSync(statePath(folder))) fail(`${folder} already has a cluster (run down first)`);
       try {
-        await up(folder);
+        await up(folder, {
+          durable: options.includes('--durable'),
+          metrics: options.includes('--metrics'),
+        });
       } catch (error) {
         await down(folder).catch(() => undefined);
         throw error;
