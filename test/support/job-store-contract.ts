@@ -96,6 +96,17 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
       await expect(store.getObjects(refs)).resolves.toEqual(values);
     });
 
+    test('a batch with some objects stored already stores the rest, small batches and large', async () => {
+      for (const size of [10, 20_000]) {
+        const values = Array.from({ length: 4 }, (_, index) => ({ index, text: 'x'.repeat(size) }));
+        const [first, third] = [values[0], values[2]];
+        await store.putObjects([first, third]);
+        const refs = await store.putObjects(values);
+        expect(refs).toEqual(values.map((value) => objectRef(value)));
+        await expect((await another()).getObjects(refs)).resolves.toEqual(values);
+      }
+    });
+
     test('a batch of 1,200 objects is stored whole (more than one statement)', async () => {
       const values = Array.from({ length: 1200 }, (_, index) => ({ message: index }));
       const refs = await store.putObjects(values);

@@ -23,6 +23,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
 } from '../references.js';
@@ -55,6 +56,12 @@ export interface PostgresJobStoreOptions {
  */
 const ROWS_PER_STATEMENT = 500;
 const BYTES_PER_STATEMENT = 64 * 1024 * 1024;
+
+/**
+ * Objects whose bodies add up to at most this are inserted without asking first which are
+ * stored: sending a few kilobytes again costs less than a round trip.
+ */
+const SEND_WITHOUT_LOOKUP_BYTES = 16 * 1024;
 
 /**
  * The job store on PostgreSQL: three tables (`dar_store_objects`, `dar_store_events`,
@@ -102,20 +109,25 @@ export class PostgresJobStore implements JobStore {
       return ref;
     });
     if (texts.size === 0) return refs;
-    // Objects already stored are not sent again: a transcript written every turn costs only
-    // its new messages.
-    const { rows } = await this.query<{ ref: ObjectRef }>(
-      'look up objects',
-      'SELECT ref FROM dar_store_objects WHERE ref = ANY($1::text[])',
-      [[...texts.keys()]],
-    );
-    for (const { ref } of rows) texts.delete(ref);
-    const missing = [...texts.entries()].map(([ref, text]) => ({
+    let candidates = [...texts.entries()].map(([ref, text]) => ({
       ref,
       text,
       bytes: Buffer.byteLength(text, 'utf8'),
     }));
-    for (const slice of statementSlices(missing)) {
+    // Large objects already stored are not sent again (a transcript written every turn costs
+    // only its new messages); small ones go straight to the INSERT, which skips those stored:
+    // one statement and one commit instead of two round trips, for a turn's answer, node or
+    // tool result.
+    if (candidates.reduce((total, object) => total + object.bytes, 0) > SEND_WITHOUT_LOOKUP_BYTES) {
+      const { rows } = await this.query<{ ref: ObjectRef }>(
+        'look up objects',
+        'SELECT ref FROM dar_store_objects WHERE ref = ANY($1::text[])',
+        [[...texts.keys()]],
+      );
+      const stored = new Set(rows.map((row) => row.ref));
+      candidates = candidates.filter((object) => !stored.has(object.ref));
+    }
+    for (const slice of statementSlices(candidates)) {
       await this.query(
         'store objects',
         `INSERT INTO dar_store_objects (ref, body, size_bytes) VALUES ${valuesList(slice.length, 3)}
@@ -320,14 +332,37 @@ export class PostgresJobStore implements JobStore {
     );
   }
 
-  /** Every record is durable here, as a statement's commit is (`durable: false` included). */
-  async putRecord(namespace: string, key: string, value: unknown): Promise<void> {
+  /**
+   * A record with `durable: false` is committed without waiting for the write-ahead log's
+   * flush (`synchronous_commit` off for its transaction alone): other sessions see it at once,
+   * and a power loss can lose only the last such commits, never reorder or tear them, since the
+   * log is flushed in order (the next durable commit flushes them too).
+   */
+  async putRecord(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options: PutRecordOptions = {},
+  ): Promise<void> {
     checkRecordName(namespace, key);
+    const values = [namespace, key, canonicalJson(value)];
+    if (options.durable ?? true) {
+      await this.query(
+        'store a record',
+        `INSERT INTO dar_store_records (namespace, key, value) VALUES ($1, $2, $3)
+         ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+        values,
+      );
+      return;
+    }
+    // set_config(..., true) lasts to the end of this statement's own transaction, whose commit
+    // reads it.
     await this.query(
       'store a record',
-      `INSERT INTO dar_store_records (namespace, key, value) VALUES ($1, $2, $3)
+      `INSERT INTO dar_store_records (namespace, key, value)
+       SELECT $1, $2, $3 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS setting
        ON CONFLICT (namespace, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-      [namespace, key, canonicalJson(value)],
+      values,
     );
   }
 

@@ -76,6 +76,44 @@ describe('PostgreSQL job store', () => {
     }
   });
 
+  test('a record written not durably commits without waiting for the log flush, and only that write', async () => {
+    const url = await server.createDatabase('store_record_commit');
+    // One connection, so the reads below run where the writes ran.
+    const store = new PostgresJobStore({ connectionString: url, maxConnections: 1 });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // The test server commits without flushing by default; this database's sessions flush,
+      // as a production server's do.
+      await client.query('ALTER DATABASE store_record_commit SET synchronous_commit = on');
+      await store.putRecord('setup', 'key', 0);
+      // Each write notes the commit setting in force inside its own transaction.
+      await client.query(`
+        CREATE TABLE commit_settings (key text, setting text);
+        CREATE FUNCTION note_commit_setting() RETURNS trigger AS $$
+        BEGIN
+          INSERT INTO commit_settings VALUES (NEW.key, current_setting('synchronous_commit'));
+          RETURN NEW;
+        END $$ LANGUAGE plpgsql;
+        CREATE TRIGGER note_commit_setting AFTER INSERT OR UPDATE ON dar_store_records
+          FOR EACH ROW EXECUTE FUNCTION note_commit_setting();`);
+      await store.putRecord('job-status', 'quick', { phase: 'model' }, { durable: false });
+      await store.putRecord('job-status', 'durable', { phase: 'done' });
+      await store.putRecord('job-status', 'quick', { phase: 'tools' }, { durable: false });
+      const { rows } = await client.query<{ key: string; setting: string }>(
+        'SELECT key, setting FROM commit_settings',
+      );
+      expect(rows).toEqual([
+        { key: 'quick', setting: 'off' },
+        { key: 'durable', setting: 'on' },
+        { key: 'quick', setting: 'off' },
+      ]);
+      await expect(store.getRecord('job-status', 'quick')).resolves.toEqual({ phase: 'tools' });
+    } finally {
+      await Promise.all([client.end(), store.close()]);
+    }
+  });
+
   test('two stores creating the tables at once on a fresh database both succeed', async () => {
     const url = await server.createDatabase('store_schema_race');
     const stores = Array.from({ length: 4 }, () => openStore(url));
