@@ -12,7 +12,7 @@ import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
 import { objectCache } from '../transcript/cached-reader.js';
 import { loadModelContext, type TranscriptInput } from '../transcript/model-context.js';
-import { appendToTranscript, thinAssistantMessage } from '../transcript/transcript-nodes.js';
+import { thinAssistantMessage, transcriptNode } from '../transcript/transcript-nodes.js';
 import type { CompactedContext, TranscriptPointer } from '../workflows/job-types.js';
 import { callModel } from './call-model.js';
 import { makeCompactContext } from './compact-context.js';
@@ -218,25 +218,35 @@ export function createStoreActivities(
       0,
     );
     // The answer is paid for: wait out a store outage rather than fail and pay again.
-    // The answer, then the node that appends it: the node names the answer by the reference
-    // the store gives it (an encrypting store's differs from the plain content's hash).
+    // The answer and the node that appends it are stored together: the node names the answer
+    // by the reference the store will give it (an encrypting store's differs from the plain
+    // content's hash), which `prepare` tells before anything is written.
     return withStoreRetry(async () => {
-      const [answerRef, storedSetupRef] = await Promise.all([
-        objects.putObject(answer),
-        setupRef === 'store' ? objects.putObject(setup) : setupRef,
+      const preparedAnswer = objects.prepare(answer);
+      const message = thinAssistantMessage(answer, preparedAnswer.ref);
+      const appended = [...input.transcript.unstored, message];
+      const node = transcriptNode(input.transcript.pointer, appended);
+      const preparedNode = objects.prepare(node);
+      const preparedSetup = setupRef === 'store' ? objects.prepare(setup) : undefined;
+      await objects.putPrepared([
+        { value: answer, prepared: preparedAnswer },
+        { value: node, prepared: preparedNode },
+        ...(preparedSetup ? [{ value: setup, prepared: preparedSetup }] : []),
       ]);
-      const message = thinAssistantMessage(answer, answerRef);
-      const transcript = await appendToTranscript(objects, input.transcript.pointer, [
-        ...input.transcript.unstored,
-        message,
-      ]);
+      const storedSetupRef = setupRef === 'store' ? preparedSetup?.ref : setupRef;
+      const transcript = {
+        head: preparedNode.ref,
+        count: input.transcript.pointer.count + appended.length,
+      };
       return {
         message,
         transcript,
         estimatedContextTokens,
         ...(contextWindow === undefined ? {} : { contextWindow }),
         providerPaced: pacedProviders.has(providerOf(input.model)),
-        ...(storedSetupRef === 'unstored' ? {} : { setupRef: storedSetupRef }),
+        ...(storedSetupRef === 'unstored' || storedSetupRef === undefined
+          ? {}
+          : { setupRef: storedSetupRef }),
       };
     });
   }

@@ -4,6 +4,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PreparedObject,
   PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
@@ -35,6 +36,15 @@ export class EncryptingJobStore implements JobStore {
 
   async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
     return this.inner.putObjects(values.map((value) => this.seal(value)));
+  }
+
+  /** Sealed here, so the reference is the sealed record's, as `putObject`'s would be. */
+  prepareObject(value: unknown): PreparedObject {
+    return this.inner.prepareObject(this.seal(value));
+  }
+
+  async putPreparedObjects(objects: readonly PreparedObject[]): Promise<void> {
+    return this.inner.putPreparedObjects(objects);
   }
 
   async getObject(ref: ObjectRef): Promise<JsonValue> {

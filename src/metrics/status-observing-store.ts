@@ -5,6 +5,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PreparedObject,
   PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
@@ -41,6 +42,12 @@ export class StatusObservingStore implements JobStore {
   }
   putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
     return this.inner.putObjects(values);
+  }
+  prepareObject(value: unknown): PreparedObject {
+    return this.inner.prepareObject(value);
+  }
+  putPreparedObjects(objects: readonly PreparedObject[]): Promise<void> {
+    return this.inner.putPreparedObjects(objects);
   }
   getObject(ref: ObjectRef): Promise<JsonValue> {
     return this.inner.getObject(ref);

@@ -3,6 +3,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PreparedObject,
   PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
@@ -30,6 +31,23 @@ export interface JobStore extends LiveEventStore {
 
   /** `putObject` for many values; the references are in the values' order. */
   putObjects(values: readonly unknown[]): Promise<ObjectRef[]>;
+
+  /**
+   * Names `value` without storing it: the reference `putPreparedObjects` will store it under,
+   * for objects that name each other and are best written together (an answer and the
+   * transcript node that appends it, in one statement or one round of flushes instead of two
+   * in a row). Local and synchronous: no I/O (an encrypting store seals the value here).
+   * Throws `NotJsonError` as `putObject` rejects. The result is for this store's
+   * `putPreparedObjects` only, unchanged.
+   */
+  prepareObject(value: unknown): PreparedObject;
+
+  /**
+   * Stores objects named by `prepareObject`, together, as `putObjects` stores values
+   * (idempotent, concurrently too). Rejects with a `JobStoreError` that is not retryable when
+   * an object does not hash to its reference (prepared by another store, or changed since).
+   */
+  putPreparedObjects(objects: readonly PreparedObject[]): Promise<void>;
 
   /**
    * The value stored under `ref`. Rejects with `ObjectNotFound` when there is none, and with

@@ -16,6 +16,16 @@ export function isObjectRef(value: unknown): value is ObjectRef {
   return typeof value === 'string' && OBJECT_REF_PATTERN.test(value);
 }
 
+/**
+ * A value as a store will keep it, named by the reference it will have there, not stored yet
+ * (see `JobStore.prepareObject`).
+ */
+export interface PreparedObject {
+  readonly ref: ObjectRef;
+  /** What the store keeps: the value itself, or the value sealed by an encrypting store. */
+  readonly stored: unknown;
+}
+
 /** One event to append: `seq` is its number in the job's stream (1, 2, 3 ...). */
 export interface EventToAppend {
   seq: number;

@@ -1,5 +1,5 @@
 import type { JobStore } from '../store/job-store.js';
-import type { JsonValue, ObjectRef } from '../store/references.js';
+import type { JsonValue, ObjectRef, PreparedObject } from '../store/references.js';
 import type { ReadObject } from './transcript-nodes.js';
 
 /** Objects kept by default: a long job's transcript nodes and messages, well within memory. */
@@ -15,6 +15,13 @@ export interface ObjectCache {
    * trip to the store.
    */
   putObject(value: unknown): Promise<ObjectRef>;
+  /** The store's `prepareObject`: names `value` without storing it. */
+  prepare(value: unknown): PreparedObject;
+  /**
+   * Stores prepared objects together (the store's `putPreparedObjects`) and keeps each one's
+   * `value` in the cache under its reference, as `putObject` does.
+   */
+  putPrepared(objects: readonly { value: unknown; prepared: PreparedObject }[]): Promise<void>;
 }
 
 /**
@@ -31,6 +38,10 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
       if (!oldest.done) cache.delete(oldest.value);
     }
   };
+  /** What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds). */
+  const keepStored = (ref: ObjectRef, value: unknown) => {
+    if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
+  };
   return {
     async read(ref) {
       const hit = cache.get(ref);
@@ -45,9 +56,15 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
     },
     async putObject(value) {
       const ref = await store.putObject(value);
-      // What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds).
-      if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
+      keepStored(ref, value);
       return ref;
+    },
+    prepare(value) {
+      return store.prepareObject(value);
+    },
+    async putPrepared(objects) {
+      await store.putPreparedObjects(objects.map((object) => object.prepared));
+      for (const { value, prepared } of objects) keepStored(prepared.ref, value);
     },
   };
 }

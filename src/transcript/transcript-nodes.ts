@@ -27,6 +27,17 @@ function entryOf(message: Message): TranscriptEntry {
     : message;
 }
 
+/**
+ * The node that appends `messages` (at least one) to the transcript at `pointer`, and the
+ * count after it; `appendToTranscript` stores it, or a caller stores it with other objects.
+ */
+export function transcriptNode(
+  pointer: TranscriptPointer,
+  messages: readonly Message[],
+): TranscriptNode {
+  return { prev: pointer.head, start: pointer.count, entries: messages.map(entryOf) };
+}
+
 /** Appends messages to a stored transcript and returns the new pointer. */
 export async function appendToTranscript(
   store: Pick<JobStore, 'putObject'>,
@@ -34,11 +45,7 @@ export async function appendToTranscript(
   messages: readonly Message[],
 ): Promise<TranscriptPointer> {
   if (messages.length === 0) return pointer;
-  const node: TranscriptNode = {
-    prev: pointer.head,
-    start: pointer.count,
-    entries: messages.map(entryOf),
-  };
+  const node = transcriptNode(pointer, messages);
   return { head: await store.putObject(node), count: pointer.count + messages.length };
 }
 

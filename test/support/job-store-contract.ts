@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   EventConflict,
+  JobStoreError,
   NotJsonError,
   ObjectNotFound,
   StoreCorruptionError,
@@ -105,6 +106,36 @@ export function describeJobStoreContract(host: JobStoreContractHost): void {
         expect(refs).toEqual(values.map((value) => objectRef(value)));
         await expect((await another()).getObjects(refs)).resolves.toEqual(values);
       }
+    });
+
+    test('a prepared object is named before it is stored, and stored under that name with one that names it', async () => {
+      const answer = { role: 'assistant', content: [{ type: 'text', text: 'done' }] };
+      const preparedAnswer = store.prepareObject(answer);
+      expect(preparedAnswer.ref).toBe(objectRef(answer));
+      const node = { prev: null, start: 0, entries: [{ ref: preparedAnswer.ref }] };
+      const preparedNode = store.prepareObject(node);
+      await expect(store.getObject(preparedAnswer.ref)).rejects.toBeInstanceOf(ObjectNotFound);
+      await store.putPreparedObjects([preparedAnswer, preparedNode]);
+      await store.putPreparedObjects([preparedAnswer, preparedNode]);
+      const reader = await another();
+      await expect(reader.getObjects([preparedNode.ref, preparedAnswer.ref])).resolves.toEqual([
+        node,
+        answer,
+      ]);
+    });
+
+    test('a prepared object changed after it was prepared is refused, not retryable', async () => {
+      const value = { turn: 1 };
+      const prepared = store.prepareObject(value);
+      value.turn = 2;
+      const failure = await store.putPreparedObjects([prepared]).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(JobStoreError);
+      expect(isRetryableStoreError(failure)).toBe(false);
+      await expect(store.getObject(prepared.ref)).rejects.toBeInstanceOf(ObjectNotFound);
+    });
+
+    test('preparing a value JSON cannot carry throws NotJsonError', () => {
+      expect(() => store.prepareObject({ n: Number.NaN })).toThrow(NotJsonError);
     });
 
     test('a batch of 1,200 objects is stored whole (more than one statement)', async () => {

@@ -5,11 +5,13 @@ import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
 import { checkJobId, checkRef } from '../store-arguments.js';
 import { JobStoreError } from '../store-errors.js';
+import { preparePlainObject, putPreparedPlainObjects } from '../prepared-objects.js';
 import type {
   AppendEventsOptions,
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PreparedObject,
   PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
@@ -77,6 +79,15 @@ export class FileJobStore implements JobStore {
   async putObjects(values: readonly unknown[]): Promise<ObjectRef[]> {
     this.checkOpen();
     return mapWithConcurrency(values, FILE_CONCURRENCY, (value) => this.objects.put(value));
+  }
+
+  prepareObject(value: unknown): PreparedObject {
+    this.checkOpen();
+    return preparePlainObject(value);
+  }
+
+  async putPreparedObjects(objects: readonly PreparedObject[]): Promise<void> {
+    await putPreparedPlainObjects(this, objects);
   }
 
   async getObject(ref: ObjectRef): Promise<JsonValue> {

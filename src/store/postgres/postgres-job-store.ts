@@ -23,6 +23,7 @@ import type {
   EventToAppend,
   JsonValue,
   ObjectRef,
+  PreparedObject,
   PutRecordOptions,
   ReadEventsOptions,
   StoredEvent,
@@ -30,6 +31,7 @@ import type {
 import { postgresFailure } from './postgres-errors.js';
 import { EVENTS_CHANNEL, EventNotices } from './postgres-event-notices.js';
 import { createSchema } from './postgres-schema.js';
+import { preparePlainObject, putPreparedPlainObjects } from '../prepared-objects.js';
 import { consecutiveSlices } from '../consecutive-slices.js';
 
 export interface PostgresJobStoreOptions {
@@ -136,6 +138,15 @@ export class PostgresJobStore implements JobStore {
       );
     }
     return refs;
+  }
+
+  prepareObject(value: unknown): PreparedObject {
+    this.checkOpen();
+    return preparePlainObject(value);
+  }
+
+  async putPreparedObjects(objects: readonly PreparedObject[]): Promise<void> {
+    await putPreparedPlainObjects(this, objects);
   }
 
   async getObject(ref: ObjectRef): Promise<JsonValue> {

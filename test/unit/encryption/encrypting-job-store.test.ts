@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { EncryptingJobStore } from '../../../src/encryption/encrypting-job-store.js';
 import { keyringOf, type EncryptionKey } from '../../../src/encryption/encryption-keys.js';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
-import { NotJsonError } from '../../../src/store/index.js';
+import { NotJsonError, objectRef } from '../../../src/store/index.js';
 import { folderText } from '../../support/agent-harness.js';
 
 const key = (id: string): EncryptionKey => ({ id, key: randomBytes(32) });
@@ -48,6 +48,19 @@ test('objects, events and records read back, and no plaintext is on disk', async
   await expect(sealed.putObject({ bad: undefined as unknown as number, n: NaN })).rejects.toThrow(
     NotJsonError,
   );
+  await sealed.close();
+});
+
+test('a prepared object is sealed when prepared: its ref is the sealed record hash, and it reads back decrypted', async () => {
+  const { root, sealed } = await openStores([key('k1')], 'k1');
+  const answer = { role: 'assistant', content: 'the SECRET-ANSWER' };
+  const preparedAnswer = sealed.prepareObject(answer);
+  expect(preparedAnswer.ref).not.toBe(objectRef(answer));
+  const node = { prev: null, entries: [{ ref: preparedAnswer.ref }] };
+  const preparedNode = sealed.prepareObject(node);
+  await sealed.putPreparedObjects([preparedAnswer, preparedNode]);
+  expect(await sealed.getObjects([preparedNode.ref, preparedAnswer.ref])).toEqual([node, answer]);
+  expect(folderText(root)).not.toMatch(/SECRET/);
   await sealed.close();
 });
 
