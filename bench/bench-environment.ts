@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { findFreePort } from '../src/server/ports.js';
+import { startLocalCluster } from '../test/cluster/support/local-cluster.js';
 import { startDevServer } from '../test/support/temporal-server.js';
 import { builtinToolList } from '../src/tools/index.js';
 import { FileJobStore } from '../src/store/file/file-job-store.js';
@@ -72,9 +71,6 @@ function installQuietRuntime(): void {
   }
 }
 
-const runFile = promisify(execFile);
-const CLUSTER_SCRIPT = fileURLToPath(new URL('../../scripts/cluster/cluster.mjs', import.meta.url));
-
 /** A cluster for a benchmark: its server and the job store on its PostgreSQL. */
 export interface BenchCluster {
   server: BenchServer;
@@ -90,38 +86,28 @@ export interface BenchCluster {
  */
 export async function startBenchCluster(): Promise<BenchCluster> {
   installQuietRuntime();
-  const folder = mkdtempSync(join(tmpdir(), 'dar-bench-cluster-'));
-  const cluster = (...args: string[]) =>
-    runFile(process.execPath, [CLUSTER_SCRIPT, ...args], { timeout: 600_000 });
-  const { stdout } = await cluster('up', folder, '--durable', '--metrics');
-  const variables = new Map(
-    stdout
-      .split('\n')
-      .map((line) => /^([A-Z_]+)=(.*)$/.exec(line.trim()))
-      .flatMap((match) => (match?.[1] && match[2] !== undefined ? [[match[1], match[2]]] : [])),
-  );
-  const address = variables.get('TEMPORAL_ADDRESS');
-  const storeUrl = variables.get('DAR_STORE_URL');
-  const metricsUrl = variables.get('TEMPORAL_METRICS_URL');
-  if (!address || !storeUrl || !metricsUrl) {
-    await cluster('down', folder);
-    throw new Error(`cluster.mjs up printed no address, store URL or metrics URL:\n${stdout}`);
+  const cluster = await startLocalCluster(['--durable', '--metrics']);
+  const metricsUrl = cluster.env.TEMPORAL_METRICS_URL;
+  const serverPid = cluster.serverPid();
+  if (!metricsUrl || serverPid === undefined) {
+    await cluster.down();
+    throw new Error('cluster.mjs up printed no metrics URL or recorded no server pid');
   }
   benchServerMetricsUrl = metricsUrl;
-  const state = JSON.parse(readFileSync(join(folder, 'cluster.json'), 'utf8')) as {
-    server: { pid: number };
-  };
-  const postmaster = readFileSync(join(folder, 'postgres', 'data', 'postmaster.pid'), 'utf8');
-  countAsServer([state.server.pid, Number(postmaster.split('\n')[0])]);
-  const connection = await Connection.connect({ address });
-  const nativeConnection = await NativeConnection.connect({ address });
-  const client = new Client({ connection, namespace: variables.get('TEMPORAL_NAMESPACE') });
-  const store = await openJobStore({ url: storeUrl, folder });
+  const postmaster = readFileSync(
+    join(cluster.folder, 'postgres', 'data', 'postmaster.pid'),
+    'utf8',
+  );
+  countAsServer([serverPid, Number(postmaster.split('\n')[0])]);
+  const connection = await Connection.connect({ address: cluster.address });
+  const nativeConnection = await NativeConnection.connect({ address: cluster.address });
+  const client = new Client({ connection, namespace: cluster.env.TEMPORAL_NAMESPACE });
+  const store = await openJobStore({ url: cluster.storeUrl, folder: cluster.folder });
   const teardown = async () => {
     await nativeConnection.close();
     await connection.close();
     forgetServerProcesses();
-    await cluster('down', folder);
+    await cluster.down();
   };
   return { server: { client, nativeConnection, teardown }, store };
 }

@@ -30,8 +30,8 @@ export interface LocalCluster {
   down(): Promise<void>;
 }
 
-function cluster(command: string, folder: string, timeout = 120_000) {
-  return run(process.execPath, [SCRIPT, command, folder], { cwd: REPO_ROOT, timeout });
+function cluster(command: string, folder: string, timeout = 120_000, options: string[] = []) {
+  return run(process.execPath, [SCRIPT, command, folder, ...options], { cwd: REPO_ROOT, timeout });
 }
 
 /** Parses `KEY=VALUE` lines. */
@@ -44,9 +44,10 @@ export function parseEnvironmentLines(text: string): Record<string, string> {
   return env;
 }
 
-export async function startLocalCluster(): Promise<LocalCluster> {
+/** `upOptions`: `cluster.mjs up`'s flags (`--durable`, `--metrics`). */
+export async function startLocalCluster(upOptions: string[] = []): Promise<LocalCluster> {
   const folder = mkdtempSync(join(tmpdir(), 'dar-cluster-'));
-  const { stdout, stderr } = await cluster('up', folder, 240_000);
+  const { stdout, stderr } = await cluster('up', folder, 240_000, upOptions);
   const env = parseEnvironmentLines(stdout);
   const address = env.TEMPORAL_ADDRESS;
   const storeUrl = env.DAR_STORE_URL;

@@ -1,9 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (where `bin/dar.js` and `examples/` are). */
-export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+/**
+ * The repository: the first folder with a package.json from three levels up (this file also
+ * runs compiled into .bench-build/, one level further down, for the cluster benchmark).
+ */
+function repositoryRoot(): string {
+  let folder = fileURLToPath(new URL('../../..', import.meta.url));
+  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) {
+    folder = dirname(folder);
+  }
+  return folder;
+}
+
+export const REPO_ROOT = repositoryRoot();
 export const DAR_BIN = join(REPO_ROOT, 'bin', 'dar.js');
 
 /** What a finished `dar` process left behind. */
