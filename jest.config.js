@@ -23,6 +23,11 @@ export default {
   // The real-cluster tests need the Temporal server built from source: `npm run test:cluster`.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
   testTimeout: 60_000,
+  // Jest's native-ESM mode never frees a test file's modules (jestjs/jest#14605), so one process
+  // running the whole suite grows to the heap limit and then crawls in garbage collection until
+  // late files time out. A memory limit makes jest run the files in a worker process that it
+  // replaces whenever the heap it keeps after a file passes this size.
+  workerIdleMemoryLimit: '1GB',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };
