@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startJob } from '../src/client/job-client.js';
+import { FileJobStore } from '../src/store/file/file-job-store.js';
 import { ratio, round } from './statistics.js';
 
 const workerScript = fileURLToPath(new URL('./worker-process.js', import.meta.url));
@@ -15,8 +16,12 @@ function residentMegabytes(pid: number): number {
   return kilobytes / 1024;
 }
 
-async function startWorkerProcess(address: string, taskQueue: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [workerScript, address, taskQueue], {
+async function startWorkerProcess(
+  address: string,
+  taskQueue: string,
+  storeFolder: string,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [workerScript, address, taskQueue, storeFolder], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -34,8 +39,18 @@ async function stopWorkerProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Starts `count` jobs (20 at a time) and waits until `isWaiting` says each one waits. */
-async function startAll(count: number, start: (index: number) => Promise<() => Promise<boolean>>) {
+/** How long the jobs of one side may take to all be waiting before the benchmark gives up. */
+const SETTLE_LIMIT_MS = 10 * 60_000;
+
+/**
+ * Starts `count` jobs (20 at a time) and waits until each probe says its job waits; throws,
+ * naming how many do not, if they are not all waiting within `SETTLE_LIMIT_MS`.
+ */
+async function startAll(
+  side: string,
+  count: number,
+  start: (index: number) => Promise<() => Promise<boolean>>,
+) {
   const probes: (() => Promise<boolean>)[] = [];
   for (let index = 0; index < count; index += 20) {
     const chunk = Array.from({ length: Math.min(20, count - index) }, (_, offset) =>
@@ -43,8 +58,16 @@ async function startAll(count: number, start: (index: number) => Promise<() => P
     );
     probes.push(...(await Promise.all(chunk)));
   }
-  for (const probe of probes) {
-    while (!(await probe())) await new Promise((resolve) => setTimeout(resolve, 50));
+  const deadline = Date.now() + SETTLE_LIMIT_MS;
+  for (const [index, probe] of probes.entries()) {
+    while (!(await probe())) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${probes.length - index} of ${count} ${side} jobs were not waiting after ${SETTLE_LIMIT_MS / 60_000} minutes`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
 
@@ -60,11 +83,28 @@ export async function benchWorkerMemory(environment: TestWorkflowEnvironment, co
 
   const measure = async (side: 'runner' | 'bare') => {
     const taskQueue = `memory-${side}-${stamp}`;
-    const child = await startWorkerProcess(environment.address, taskQueue);
-    const pid = child.pid ?? 0;
+    // The worker writes the jobs' status to this store; the probe reads it there, as `dar
+    // status` does.
+    const storeFolder = mkdtempSync(join(tmpdir(), `dar-bench-memory-store-${side}-`));
+    const store = await FileJobStore.open({ folder: storeFolder });
+    const child = await startWorkerProcess(environment.address, taskQueue, storeFolder);
+    try {
+      return await measureWith(side, taskQueue, store, child.pid ?? 0);
+    } finally {
+      await stopWorkerProcess(child);
+      await store.close();
+    }
+  };
+
+  const measureWith = async (
+    side: 'runner' | 'bare',
+    taskQueue: string,
+    store: FileJobStore,
+    pid: number,
+  ) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idle = residentMegabytes(pid);
-    await startAll(count, async (index) => {
+    await startAll(side, count, async (index) => {
       const workflowId = `${taskQueue}-${index}`;
       if (side === 'bare') {
         const handle = await environment.client.workflow.start('bareWaiting', {
@@ -83,12 +123,11 @@ export async function benchWorkerMemory(environment: TestWorkflowEnvironment, co
           tools: [],
           keepOpenMs: 3_600_000,
         },
-        { taskQueue, workflowId },
+        { taskQueue, workflowId, store },
       );
       return async () => (await job.status()).phase === 'waiting';
     });
     const loaded = residentMegabytes(pid);
-    await stopWorkerProcess(child);
     return {
       idleMegabytes: round(idle, 1),
       loadedMegabytes: round(loaded, 1),

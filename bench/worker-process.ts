@@ -1,21 +1,26 @@
 // A worker in its own process, so that its memory can be read from outside:
-//   node worker-process.js ADDRESS TASK_QUEUE
+//   node worker-process.js ADDRESS TASK_QUEUE STORE_FOLDER
+// Its job store is the file store in STORE_FOLDER, which the bench reads the jobs' status from.
 import { NativeConnection } from '@temporalio/worker';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createAgentWorker } from '../src/worker/agent-worker.js';
 import { createActivities } from '../src/activities/index.js';
 import { builtinToolList } from '../src/tools/index.js';
 import * as bareActivities from './bare-activities.js';
-import { benchWorkflowsPath, openBenchStore } from './bench-environment.js';
+import { FileJobStore } from '../src/store/file/file-job-store.js';
+import { benchWorkflowsPath } from './bench-environment.js';
 import { noopTool } from './noop-tool-body.js';
 
-const [address, taskQueue] = process.argv.slice(2);
+const [address, taskQueue, storeFolder] = process.argv.slice(2);
+if (!address || !taskQueue || !storeFolder) {
+  throw new Error('usage: node worker-process.js ADDRESS TASK_QUEUE STORE_FOLDER');
+}
 Runtime.install({ logger: new DefaultLogger('ERROR') });
-const connection = await NativeConnection.connect({ address: address ?? '' });
-const store = await openBenchStore();
+const connection = await NativeConnection.connect({ address });
+const store = await FileJobStore.open({ folder: storeFolder });
 const worker = await createAgentWorker({
   connection,
-  taskQueue: taskQueue ?? '',
+  taskQueue,
   workflowsPath: benchWorkflowsPath,
   store,
   workerOptions: {
@@ -28,3 +33,4 @@ process.on('SIGTERM', () => worker.shutdown());
 console.log('ready');
 await worker.run();
 await connection.close();
+await store.close();
