@@ -10,6 +10,7 @@ import type { ModelPacing } from '../src/worker/model-pacing.js';
 import type { AgentJobResult } from '../src/workflows/job-types.js';
 import { RateLimitedProvider } from './rate-limited-provider.js';
 import { round } from './statistics.js';
+import { restoreVariable } from './environment-variables.js';
 
 export interface RatePacingCase {
   jobs: number;
@@ -118,10 +119,8 @@ async function measure(
     });
   } finally {
     await provider.close();
-    process.env.DAR_OPENAI_BASE_URL = saved.url;
-    process.env.DAR_OPENAI_API_KEY = saved.key;
-    if (saved.url === undefined) delete process.env.DAR_OPENAI_BASE_URL;
-    if (saved.key === undefined) delete process.env.DAR_OPENAI_API_KEY;
+    restoreVariable('DAR_OPENAI_BASE_URL', saved.url);
+    restoreVariable('DAR_OPENAI_API_KEY', saved.key);
   }
 }
 

@@ -8,6 +8,7 @@ import { createAgentWorker } from '../src/worker/agent-worker.js';
 import { historyFacts } from './history.js';
 import { StreamingProvider } from './streaming-provider.js';
 import { MODEL_CALL_ACTIVITIES } from '../src/workflows/model-call-activities.js';
+import { restoreVariable } from './environment-variables.js';
 
 export interface StreamingScenario {
   /** Tokens per answer, `tokenIntervalMs` apart. */
@@ -95,9 +96,8 @@ export async function benchStreaming(
       };
     });
   } finally {
-    process.env.DAR_STREAMING = saved.streaming;
-    if (saved.base === undefined) delete process.env.DAR_OPENAI_BASE_URL;
-    else process.env.DAR_OPENAI_BASE_URL = saved.base;
+    restoreVariable('DAR_STREAMING', saved.streaming);
+    restoreVariable('DAR_OPENAI_BASE_URL', saved.base);
     await provider.close();
   }
 }
