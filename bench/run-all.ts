@@ -79,10 +79,15 @@ function selectedBenchmarks(): Set<Benchmark> {
 const selected = selectedBenchmarks();
 const runs = (name: Benchmark) => selected.has(name);
 
+/**
+ * Prints a benchmark's figures and writes the results file with every figure so far, so that a
+ * run that stops part way (a crash, a machine taken back) keeps what it measured.
+ */
 function section(title: string, value: unknown): void {
   console.log(`\n## ${title}`);
   if (Array.isArray(value)) console.table(value);
   else console.log(JSON.stringify(value, null, 2));
+  saveResults();
 }
 
 const machine = {
@@ -96,13 +101,23 @@ console.log(
   `durable-agent-runner benchmarks on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGigabytes} GiB`,
 );
 
+const startedAt = new Date().toISOString();
 const results: Record<string, unknown> = {
   machine,
-  startedAt: new Date().toISOString(),
+  startedAt,
   quick,
   repetitions,
   only: [...selected],
+  /** Set when every selected benchmark has run; absent in the file of a run that stopped. */
+  finishedAt: undefined,
 };
+const resultsFolder = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+/** Named by the run's start; rewritten after every benchmark. */
+const resultsFile = `${resultsFolder}${quick ? 'quick-' : ''}${startedAt.replace(/[:.]/g, '-')}.json`;
+function saveResults(): void {
+  mkdirSync(resultsFolder, { recursive: true });
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+}
 
 if (runs('cli-startup')) {
   results.cliStartup = benchCliStartup(quick ? 3 : 10);
@@ -242,8 +257,6 @@ if (runs('turn-overhead-cluster')) {
   }
 }
 
-const folder = fileURLToPath(new URL('../../bench/results/', import.meta.url));
-mkdirSync(folder, { recursive: true });
-const file = `${folder}${quick ? 'quick-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`\nResults written to ${file}`);
+results.finishedAt = new Date().toISOString();
+saveResults();
+console.log(`\nResults written to ${resultsFile}`);
