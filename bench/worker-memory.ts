@@ -34,6 +34,8 @@ async function startWorkerProcess(
 }
 
 async function stopWorkerProcess(child: ChildProcess): Promise<void> {
+  // A worker that has died already would never report its exit again.
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
@@ -62,8 +64,10 @@ async function startAll(
   for (const [index, probe] of probes.entries()) {
     while (!(await probe())) {
       if (Date.now() > deadline) {
+        const rest = await Promise.all(probes.slice(index).map((other) => other()));
+        const notWaiting = rest.filter((waits) => !waits).length;
         throw new Error(
-          `${probes.length - index} of ${count} ${side} jobs were not waiting after ${SETTLE_LIMIT_MS / 60_000} minutes`,
+          `${notWaiting} of ${count} ${side} jobs were not waiting after ${SETTLE_LIMIT_MS / 60_000} minutes`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
