@@ -41,6 +41,27 @@ async function stopWorkerProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * Runs `use` with a worker process on `taskQueue` and the job store it writes (a file store in a
+ * folder of its own, which `use` reads the jobs' status from, as `dar status` does); stops both
+ * afterwards, whatever happens.
+ */
+async function withWorkerProcess<T>(
+  address: string,
+  taskQueue: string,
+  use: (pid: number, store: FileJobStore) => Promise<T>,
+): Promise<T> {
+  const storeFolder = mkdtempSync(join(tmpdir(), `dar-bench-${taskQueue}-store-`));
+  const store = await FileJobStore.open({ folder: storeFolder });
+  const child = await startWorkerProcess(address, taskQueue, storeFolder);
+  try {
+    return await use(child.pid ?? 0, store);
+  } finally {
+    await stopWorkerProcess(child);
+    await store.close();
+  }
+}
+
 /** How long the jobs of one side may take to all be waiting before the benchmark gives up. */
 const SETTLE_LIMIT_MS = 10 * 60_000;
 
@@ -85,58 +106,41 @@ export async function benchWorkerMemory(environment: TestWorkflowEnvironment, co
   );
   const stamp = Date.now();
 
-  const measure = async (side: 'runner' | 'bare') => {
+  const measure = (side: 'runner' | 'bare') => {
     const taskQueue = `memory-${side}-${stamp}`;
-    // The worker writes the jobs' status to this store; the probe reads it there, as `dar
-    // status` does.
-    const storeFolder = mkdtempSync(join(tmpdir(), `dar-bench-memory-store-${side}-`));
-    const store = await FileJobStore.open({ folder: storeFolder });
-    const child = await startWorkerProcess(environment.address, taskQueue, storeFolder);
-    try {
-      return await measureWith(side, taskQueue, store, child.pid ?? 0);
-    } finally {
-      await stopWorkerProcess(child);
-      await store.close();
-    }
-  };
-
-  const measureWith = async (
-    side: 'runner' | 'bare',
-    taskQueue: string,
-    store: FileJobStore,
-    pid: number,
-  ) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const idle = residentMegabytes(pid);
-    await startAll(side, count, async (index) => {
-      const workflowId = `${taskQueue}-${index}`;
-      if (side === 'bare') {
-        const handle = await environment.client.workflow.start('bareWaiting', {
-          taskQueue,
-          workflowId,
-        });
-        // A bare job waits as soon as its first workflow task completed.
-        return async () => (await handle.describe()).historyLength >= 4;
-      }
-      const job = await startJob(
-        environment.client,
-        {
-          prompt: 'hello',
-          model: `scripted:${script}`,
-          workspace: folder,
-          tools: [],
-          keepOpenMs: 3_600_000,
-        },
-        { taskQueue, workflowId, store },
-      );
-      return async () => (await job.status()).phase === 'waiting';
+    return withWorkerProcess(environment.address, taskQueue, async (pid, store) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const idle = residentMegabytes(pid);
+      await startAll(side, count, async (index) => {
+        const workflowId = `${taskQueue}-${index}`;
+        if (side === 'bare') {
+          const handle = await environment.client.workflow.start('bareWaiting', {
+            taskQueue,
+            workflowId,
+          });
+          // A bare job waits as soon as its first workflow task completed.
+          return async () => (await handle.describe()).historyLength >= 4;
+        }
+        const job = await startJob(
+          environment.client,
+          {
+            prompt: 'hello',
+            model: `scripted:${script}`,
+            workspace: folder,
+            tools: [],
+            keepOpenMs: 3_600_000,
+          },
+          { taskQueue, workflowId, store },
+        );
+        return async () => (await job.status()).phase === 'waiting';
+      });
+      const loaded = residentMegabytes(pid);
+      return {
+        idleMegabytes: round(idle, 1),
+        loadedMegabytes: round(loaded, 1),
+        perJobKilobytes: round(((loaded - idle) * 1024) / count, 1),
+      };
     });
-    const loaded = residentMegabytes(pid);
-    return {
-      idleMegabytes: round(idle, 1),
-      loadedMegabytes: round(loaded, 1),
-      perJobKilobytes: round(((loaded - idle) * 1024) / count, 1),
-    };
   };
 
   const bare = await measure('bare');
