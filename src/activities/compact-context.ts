@@ -4,7 +4,8 @@ import { chooseCutPoint } from '../compaction/cut-point.js';
 import { summaryMessage, summaryOf, summaryRequest } from '../compaction/summary-request.js';
 import { CHARACTERS_PER_TOKEN, estimateMessageTokens } from '../compaction/token-estimate.js';
 import type { JobStore } from '../store/job-store.js';
-import type { ObjectRef } from '../store/references.js';
+import { isObjectRef, type ObjectRef } from '../store/references.js';
+import { rememberAnsweredCall, rememberedAnswer } from './answered-calls.js';
 import { loadTranscriptFrom, type TranscriptInput } from '../transcript/model-context.js';
 import type { ReadObject } from '../transcript/transcript-nodes.js';
 import type { CompactedContext } from '../workflows/job-types.js';
@@ -61,6 +62,9 @@ export function makeCompactContext(
   pacedProviders: ReadonlySet<string> = new Set(),
 ) {
   return async function compactContext(input: CompactContextInput): Promise<CompactContextResult> {
+    // A retry of a summary an earlier attempt was paid for and stored: that summary, not another.
+    const earlier = await withStoreRetry(() => rememberedAnswer(store, input.jobId));
+    if (isCompactedResult(earlier)) return earlier;
     const start = input.context?.keptFrom ?? 0;
     const { messages, earlierSummary } = await withStoreRetry(async () => ({
       messages: await loadTranscriptFrom(read, input.transcript, start),
@@ -95,13 +99,30 @@ export function makeCompactContext(
     }
     const message = summaryMessage(summary, answer.timestamp);
     // The summary is paid for: wait out a store outage rather than fail and pay again.
-    const summaryRef = await withStoreRetry(() => store.putObject(message));
-    return {
-      compacted: true,
-      summaryRef,
-      keptFrom: start + cut,
-      tokensAfter: estimateMessageTokens(message) + sumTokens(messages.slice(cut)),
-      usage: answer.usage,
-    };
+    return withStoreRetry(async () => {
+      const result: CompactContextResult = {
+        compacted: true,
+        summaryRef: await store.putObject(message),
+        keptFrom: start + cut,
+        tokensAfter: estimateMessageTokens(message) + sumTokens(messages.slice(cut)),
+        usage: answer.usage,
+      };
+      await rememberAnsweredCall(store, input.jobId, result);
+      return result;
+    });
   };
+}
+
+/** Whether a remembered value is a summary's result (what `compactContext` returned). */
+function isCompactedResult(value: unknown): value is CompactContextResult & { compacted: true } {
+  if (typeof value !== 'object' || value === null) return false;
+  const result = value as Partial<CompactContextResult & { compacted: true }>;
+  return (
+    result.compacted === true &&
+    isObjectRef(result.summaryRef) &&
+    typeof result.keptFrom === 'number' &&
+    typeof result.tokensAfter === 'number' &&
+    typeof result.usage === 'object' &&
+    result.usage !== null
+  );
 }

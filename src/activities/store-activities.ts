@@ -2,12 +2,13 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type {
   AssistantMessage,
+  Message,
   ToolDescriptor,
   ToolExecutionResult,
   UserMessage,
 } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
-import { isRetryableStoreError } from '../store/store-errors.js';
+import { isRetryableStoreError, ObjectNotFound } from '../store/store-errors.js';
 import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
 import { objectCache } from '../transcript/cached-reader.js';
@@ -25,8 +26,15 @@ import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import type { ToolExecutionContext } from '../tools/tool-implementation.js';
 import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 import { providerOf } from '../workflows/model-task-queue.js';
-import type { ObjectRef } from '../store/references.js';
+import type { JsonValue, ObjectRef } from '../store/references.js';
 import { isModelSetup, worthStoring, type ModelSetup } from './model-setup.js';
+import {
+  rememberedAnswer,
+  isStoredAnswer,
+  rememberAnsweredCall,
+  type StoredAnswer,
+} from './answered-calls.js';
+import { PAUSE_AFTER_MODEL_ANSWER, pauseForTest } from '../tools/test-pause.js';
 
 export type { TranscriptInput } from '../transcript/model-context.js';
 
@@ -174,15 +182,23 @@ export function createStoreActivities(
   /**
    * One model call. `setupRef`: the setup's reference when it is stored already, `store` to
    * store it with the answer, `unstored` to leave it out of the store (too small to be worth it).
+   * A retry of a call whose answer an earlier attempt stored returns that answer: the provider
+   * is paid once (see `answered-calls.ts`).
    */
   async function modelCall(
     input: Omit<CallModelWithStoreInput, 'systemPrompt' | 'tools'>,
     setup: ModelSetup,
     setupRef: ObjectRef | 'store' | 'unstored',
   ): Promise<CallModelWithStoreResult> {
-    const messages = await withStoreRetry(() =>
-      loadModelContext(read, input.transcript, input.context),
-    );
+    const { messages, earlier } = await withStoreRetry(async () => ({
+      messages: await loadModelContext(read, input.transcript, input.context),
+      earlier: await earlierStoredAnswer(input.jobId),
+    }));
+    const earlierAnswer = earlier && (await withStoreRetry(() => readIfStored(earlier.answer)));
+    if (earlier && earlierAnswer) {
+      const answer = earlierAnswer as unknown as AssistantMessage;
+      return answerResult(input, messages, answer, earlier, setupRef);
+    }
     const live = streamingEnabled()
       ? openLiveModelCall(
           store,
@@ -212,43 +228,83 @@ export function createStoreActivities(
     } finally {
       await live?.finish();
     }
+    // The answer is paid for: wait out a store outage rather than fail and pay again.
+    // The answer and the node that appends it are stored together: the node names the answer
+    // by the reference the store will give it (an encrypting store's differs from the plain
+    // content's hash), which `prepare` tells before anything is written.
+    const paidAnswer = answer;
+    const stored = await withStoreRetry(async () => {
+      const preparedAnswer = objects.prepare(paidAnswer);
+      const message = thinAssistantMessage(paidAnswer, preparedAnswer.ref);
+      const node = transcriptNode(input.transcript.pointer, [
+        ...input.transcript.unstored,
+        message,
+      ]);
+      const preparedNode = objects.prepare(node);
+      const preparedSetup = setupRef === 'store' ? objects.prepare(setup) : undefined;
+      await objects.putPrepared([
+        { value: paidAnswer, prepared: preparedAnswer },
+        { value: node, prepared: preparedNode },
+        ...(preparedSetup ? [{ value: setup, prepared: preparedSetup }] : []),
+      ]);
+      const refs: StoredAnswer = {
+        answer: preparedAnswer.ref,
+        node: preparedNode.ref,
+        ...(preparedSetup ? { setup: preparedSetup.ref } : {}),
+      };
+      await rememberAnsweredCall(store, input.jobId, refs);
+      return refs;
+    });
+    await pauseForTest(PAUSE_AFTER_MODEL_ANSWER);
+    return answerResult(input, messages, paidAnswer, stored, setupRef);
+  }
+
+  /**
+   * What the workflow gets back for `answer`, stored under `stored`'s references, on the setup
+   * `setupRef` named (`store`: the one `stored` names).
+   */
+  async function answerResult(
+    input: Omit<CallModelWithStoreInput, 'systemPrompt' | 'tools'>,
+    messages: readonly Message[],
+    answer: AssistantMessage,
+    stored: StoredAnswer,
+    setupRef: ObjectRef | 'store' | 'unstored',
+  ): Promise<CallModelWithStoreResult> {
+    const storedSetupRef = setupRef === 'store' ? stored.setup : setupRef;
     const contextWindow = await modelContextWindow(input.model);
     const estimatedContextTokens = [...messages, answer].reduce(
       (sum, message) => sum + estimateMessageTokens(message),
       0,
     );
-    // The answer is paid for: wait out a store outage rather than fail and pay again.
-    // The answer and the node that appends it are stored together: the node names the answer
-    // by the reference the store will give it (an encrypting store's differs from the plain
-    // content's hash), which `prepare` tells before anything is written.
-    return withStoreRetry(async () => {
-      const preparedAnswer = objects.prepare(answer);
-      const message = thinAssistantMessage(answer, preparedAnswer.ref);
-      const appended = [...input.transcript.unstored, message];
-      const node = transcriptNode(input.transcript.pointer, appended);
-      const preparedNode = objects.prepare(node);
-      const preparedSetup = setupRef === 'store' ? objects.prepare(setup) : undefined;
-      await objects.putPrepared([
-        { value: answer, prepared: preparedAnswer },
-        { value: node, prepared: preparedNode },
-        ...(preparedSetup ? [{ value: setup, prepared: preparedSetup }] : []),
-      ]);
-      const storedSetupRef = setupRef === 'store' ? preparedSetup?.ref : setupRef;
-      const transcript = {
-        head: preparedNode.ref,
-        count: input.transcript.pointer.count + appended.length,
-      };
-      return {
-        message,
-        transcript,
-        estimatedContextTokens,
-        ...(contextWindow === undefined ? {} : { contextWindow }),
-        providerPaced: pacedProviders.has(providerOf(input.model)),
-        ...(storedSetupRef === 'unstored' || storedSetupRef === undefined
-          ? {}
-          : { setupRef: storedSetupRef }),
-      };
-    });
+    return {
+      message: thinAssistantMessage(answer, stored.answer),
+      transcript: {
+        head: stored.node,
+        count: input.transcript.pointer.count + input.transcript.unstored.length + 1,
+      },
+      estimatedContextTokens,
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      providerPaced: pacedProviders.has(providerOf(input.model)),
+      ...(storedSetupRef === undefined || storedSetupRef === 'unstored'
+        ? {}
+        : { setupRef: storedSetupRef }),
+    };
+  }
+
+  /** The references an earlier attempt of this call stored, when one got that far. */
+  async function earlierStoredAnswer(jobId: string): Promise<StoredAnswer | undefined> {
+    const remembered = await rememberedAnswer(store, jobId);
+    return isStoredAnswer(remembered) ? remembered : undefined;
+  }
+
+  /** An object, or undefined when it is missing (a record that outlived it in a power loss). */
+  async function readIfStored(ref: ObjectRef): Promise<JsonValue | undefined> {
+    try {
+      return await read(ref);
+    } catch (error) {
+      if (error instanceof ObjectNotFound) return undefined;
+      throw error;
+    }
   }
 
   /**

@@ -3,6 +3,8 @@ import { appendFile } from 'node:fs/promises';
 /** The points at which a file tool can be held for a crash test. */
 export const PAUSE_BEFORE_FILE_CHANGE = 'DAR_TEST_PAUSE_BEFORE_FILE_CHANGE';
 export const PAUSE_AFTER_FILE_CHANGE = 'DAR_TEST_PAUSE_AFTER_FILE_CHANGE';
+/** The model activity, held once the paid answer is stored and before it completes. */
+export const PAUSE_AFTER_MODEL_ANSWER = 'DAR_TEST_PAUSE_AFTER_MODEL_ANSWER';
 
 /**
  * Test hook, for crash tests only: when the environment variable `variable` names a file, appends
