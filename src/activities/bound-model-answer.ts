@@ -4,6 +4,7 @@ import {
   MAXIMUM_ARGUMENTS_LENGTH,
   MAXIMUM_ERROR_TEXT_LENGTH,
   MAXIMUM_MODEL_ANSWER_LENGTH,
+  MAXIMUM_TOOL_CALLS_PER_ANSWER,
   MAXIMUM_TOOL_CALL_ID_LENGTH,
   MAXIMUM_TOOL_NAME_LENGTH,
   jsonLength,
@@ -56,18 +57,34 @@ export function boundToolCall(call: ToolCall): ToolCall {
   return bounded;
 }
 
-function boundBlock(block: AssistantContent): AssistantContent {
-  return block.type === 'toolCall' ? boundToolCall(block) : block;
+/** A call past the answer's limit of calls: marked, so that the preflight answers it (R4). */
+function beyondCallLimit(call: ToolCall, position: number, callCount: number): ToolCall {
+  return { ...call, oversized: { ...call.oversized, position, callCount } };
+}
+
+/** The answer's content with each tool call bounded, and calls past the limit marked. */
+function boundBlocks(content: readonly AssistantContent[]): AssistantContent[] {
+  const callCount = content.filter((block) => block.type === 'toolCall').length;
+  let position = 0;
+  return content.map((block) => {
+    if (block.type !== 'toolCall') return block;
+    position += 1;
+    const bounded = boundToolCall(block);
+    return position > MAXIMUM_TOOL_CALLS_PER_ANSWER
+      ? beyondCallLimit(bounded, position, callCount)
+      : bounded;
+  });
 }
 
 /**
- * The model's answer as it may enter history. Oversized tool calls are bounded, and so is an
- * error text; if the message
+ * The model's answer as it may enter history. Oversized tool calls are bounded, calls past
+ * `MAXIMUM_TOOL_CALLS_PER_ANSWER` are marked to be answered with an error, and an error text is
+ * bounded; if the message
  * is still over `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge text, say), the call fails at once
  * and for good: another generation would cost as much and very likely be as large.
  */
 export function boundModelAnswer(message: AssistantMessage): AssistantMessage {
-  const bounded: AssistantMessage = { ...message, content: message.content.map(boundBlock) };
+  const bounded: AssistantMessage = { ...message, content: boundBlocks(message.content) };
   // A provider's error text can echo the whole request; the status query shows it.
   if (typeof message.errorMessage === 'string') {
     bounded.errorMessage = quoteBounded(message.errorMessage, MAXIMUM_ERROR_TEXT_LENGTH);

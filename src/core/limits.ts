@@ -12,6 +12,13 @@
 /** Characters of a tool name: real tool names are short identifiers (providers allow 64-128). */
 export const MAXIMUM_TOOL_NAME_LENGTH = 256;
 
+/**
+ * Tool calls of one model answer that run. A real answer holds a few; Temporal refuses a
+ * workflow more than 2,000 pending activities (the workflow task fails, and retries, forever),
+ * and every call adds events to history. Calls past this one get an error result instead (R4).
+ */
+export const MAXIMUM_TOOL_CALLS_PER_ANSWER = 128;
+
 /** Characters of a tool call id: provider ids are a few dozen characters. */
 export const MAXIMUM_TOOL_CALL_ID_LENGTH = 256;
 

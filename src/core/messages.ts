@@ -45,6 +45,12 @@ export interface OversizedToolCall {
   idLength?: number;
   /** As JSON. */
   argumentsLength?: number;
+  /**
+   * The call's position (from 1) among its answer's tool calls, when that is past
+   * `MAXIMUM_TOOL_CALLS_PER_ANSWER`; with `callCount`, the answer's number of calls.
+   */
+  position?: number;
+  callCount?: number;
 }
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;

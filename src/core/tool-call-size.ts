@@ -1,5 +1,6 @@
 import {
   MAXIMUM_ARGUMENTS_LENGTH,
+  MAXIMUM_TOOL_CALLS_PER_ANSWER,
   MAXIMUM_TOOL_CALL_ID_LENGTH,
   MAXIMUM_TOOL_NAME_LENGTH,
   jsonLength,
@@ -58,8 +59,15 @@ export function toolCallSizeError(toolCall: ToolCall): string | undefined {
         `(limit ${MAXIMUM_ARGUMENTS_LENGTH})`,
     );
   }
+  if (parts.position !== undefined) {
+    problems.push(
+      `it is call ${parts.position} of ${parts.callCount ?? 'more'} in one answer ` +
+        `(limit ${MAXIMUM_TOOL_CALLS_PER_ANSWER} calls per answer)`,
+    );
+  }
   return (
     `Tool call to ${quoteBounded(String(toolCall.name))} was not run: ${problems.join(', ')}. ` +
-    'Send it again within the limits (split large content over several calls).'
+    'Send it again within the limits (split large content over several calls, and many ' +
+    'calls over several answers).'
   );
 }

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { boundModelAnswer, boundToolCall } from '../../../src/activities/bound-model-answer.js';
 import { toPiContext } from '../../../src/providers/pi-ai-messages.js';
 import {
+  MAXIMUM_TOOL_CALLS_PER_ANSWER,
   MAXIMUM_TOOL_CALL_ID_LENGTH,
   MAXIMUM_TOOL_NAME_LENGTH,
   toolCallSizeError,
@@ -61,6 +62,28 @@ describe('model answer bounds (the callModel activity)', () => {
     }
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: 'ModelAnswerTooLarge', nonRetryable: true });
+  });
+
+  test('R4: calls past the limit per answer are marked for an error result; those before run', () => {
+    const count = MAXIMUM_TOOL_CALLS_PER_ANSWER + 2;
+    const calls = Array.from({ length: count }, (_, index) => toolCall(`c${index + 1}`, 'ls', {}));
+    const bounded = boundModelAnswer(assistant([text('many'), ...calls]));
+    const boundedCalls = bounded.content.filter((block) => block.type === 'toolCall');
+    expect(boundedCalls).toHaveLength(count);
+    expect(boundedCalls.slice(0, MAXIMUM_TOOL_CALLS_PER_ANSWER)).toEqual(
+      calls.slice(0, MAXIMUM_TOOL_CALLS_PER_ANSWER),
+    );
+    const beyond = boundedCalls.slice(MAXIMUM_TOOL_CALLS_PER_ANSWER);
+    expect(beyond.map((call) => [call.id, call.oversized])).toEqual([
+      [`c${count - 1}`, { position: count - 1, callCount: count }],
+      [`c${count}`, { position: count, callCount: count }],
+    ]);
+    expect(toolCallSizeError(boundedCalls[0] as ToolCall)).toBeUndefined();
+    expect(toolCallSizeError(beyond[0]!)).toBe(
+      `Tool call to ls was not run: it is call ${count - 1} of ${count} in one answer ` +
+        `(limit ${MAXIMUM_TOOL_CALLS_PER_ANSWER} calls per answer). Send it again within the ` +
+        'limits (split large content over several calls, and many calls over several answers).',
+    );
   });
 
   test('the oversized mark is never sent to a provider', () => {
