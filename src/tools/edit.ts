@@ -1,5 +1,6 @@
 import { applyEdits } from './apply-edits.js';
 import { changeFileOnce } from './file-change-once.js';
+import { MAXIMUM_FILE_BYTES } from './regular-file.js';
 import { editToolSpec } from './specs/edit.js';
 import type { ToolImplementation } from './tool-implementation.js';
 import { resolveWorkspacePath } from './workspace-path.js';
@@ -13,6 +14,7 @@ export const editTool: ToolImplementation<typeof editToolSpec> = {
       {
         path,
         displayPath: args.path,
+        maximumCurrentBytes: MAXIMUM_FILE_BYTES,
         plan(current) {
           if (current === undefined) throw new Error(`File not found: ${args.path}`);
           return {

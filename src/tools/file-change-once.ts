@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { ToolExecutionResult } from '../core/index.js';
 import { throwIfAborted } from './abort.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { errorCode } from './error-code.js';
 import { describeFileError } from './file-errors.js';
+import { readRegularFile } from './regular-file.js';
 import { PAUSE_AFTER_FILE_CHANGE, PAUSE_BEFORE_FILE_CHANGE, pauseForTest } from './test-pause.js';
 import { ABSENT } from './tool-journal.js';
 import type { ToolExecutionContext } from './tool-implementation.js';
@@ -27,6 +27,11 @@ export interface FileChangeRequest {
    * already happened.
    */
   plan(current: string | undefined): PlannedChange;
+  /**
+   * Bytes of the current file this change may load (`plan` works on its text); larger, the
+   * call is refused. Default: no limit (the file is loaded for its hash only).
+   */
+  maximumCurrentBytes?: number;
 }
 
 function contentHash(content: Buffer | string): string {
@@ -35,7 +40,12 @@ function contentHash(content: Buffer | string): string {
 
 async function readCurrent(path: string, request: FileChangeRequest, signal: AbortSignal) {
   try {
-    return await readFile(path, { signal });
+    return await readRegularFile(
+      path,
+      request.displayPath,
+      signal,
+      request.maximumCurrentBytes ?? Number.POSITIVE_INFINITY,
+    );
   } catch (error) {
     throwIfAborted(signal);
     if (errorCode(error) === 'ENOENT') return undefined;

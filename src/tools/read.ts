@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { MAXIMUM_TOOL_OUTPUT_BYTES, quoteBounded } from '../core/index.js';
 import { DEFAULT_READ_LIMIT, readToolSpec } from './specs/read.js';
 import { describeFileError } from './file-errors.js';
+import { readRegularFile } from './regular-file.js';
 import type { ToolImplementation } from './tool-implementation.js';
 import { utf8Length } from './utf8-prefix.js';
 import { resolveWorkspacePath } from './workspace-path.js';
@@ -51,11 +51,12 @@ export const readTool: ToolImplementation<typeof readToolSpec> = {
   spec: readToolSpec,
   async execute(args, context) {
     const path = await resolveWorkspacePath(context.workspace, args.path);
-    const text = await readFile(path, { encoding: 'utf8', signal: context.signal }).catch(
+    const content = await readRegularFile(path, args.path, context.signal).catch(
       (error: unknown) => {
         throw describeFileError(error, args.path);
       },
     );
+    const text = content.toString('utf8');
     const lines = splitLines(text);
     const offset = args.offset ?? 1;
     const limit = args.limit ?? DEFAULT_READ_LIMIT;
