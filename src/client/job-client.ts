@@ -9,6 +9,7 @@ import type { Message } from '../core/index.js';
 import { emptyUsage } from '../core/messages.js';
 import type { JobStore } from '../store/job-store.js';
 import { isLiveEvent, type SequencedLiveEvent } from '../live/live-events.js';
+import { ClosureCheck } from './closure-check.js';
 import { LiveFilter } from './live-filter.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
@@ -252,7 +253,8 @@ export class AgentJob {
    * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or the signal
    * aborts); with `untilClosed`, past each `agent_end` until the job has ended (a kept-open job
    * runs again on a follow-up), returning the last `agent_end`. Reads the store; numbering goes
-   * on across continue-as-new.
+   * on across continue-as-new. A job that closed without an `agent_end` after `afterSeq`
+   * (terminated, say) ends the follow with undefined once its events are read.
    */
   async follow(
     onEvent: (event: SequencedEvent) => void | Promise<void>,
@@ -264,14 +266,9 @@ export class AgentJob {
     let afterLiveSeq = live?.afterLiveSeq ?? 0;
     const filter = new LiveFilter();
     let lastEnd: SequencedEvent | undefined;
-    // A job that closes without writing `done` (terminated, say) ends the follow too.
-    let closed = false;
-    if (options.untilClosed) {
-      const markClosed = () => {
-        closed = true;
-      };
-      void this.handle.result().then(markClosed, markClosed);
-    }
+    // A job that closes without writing `agent_end` or `done` (terminated, timed out, failed
+    // before its first event) ends the follow too: Temporal is asked while no event comes.
+    const closure = new ClosureCheck(this.handle);
     for (;;) {
       options.signal?.throwIfAborted();
       const events = await this.events(afterSeq);
@@ -290,7 +287,8 @@ export class AgentJob {
       if (live) afterLiveSeq = await this.passLiveEvents(afterLiveSeq, filter, live);
       if (events.length > 0) continue;
       // The job writes phase `done` after its last event: once it is read, an empty page is the end.
-      if (options.untilClosed && (closed || (await this.storedStatus())?.phase === 'done')) {
+      const done = options.untilClosed && (await this.storedStatus())?.phase === 'done';
+      if (done || (await closure.closed())) {
         if ((await this.events(afterSeq, 1)).length === 0) return lastEnd;
         continue;
       }

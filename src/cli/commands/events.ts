@@ -8,7 +8,7 @@ import { createFollowPrinter } from '../follow-printer.js';
 import { finishedJobEvents, upToFirstEnd } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
-import { UsageError, EXIT_OK } from '../usage-error.js';
+import { UsageError, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 /**
  * A finished job's events, from the job store alone (see {@link finishedJobEvents}); undefined
@@ -75,15 +75,23 @@ export async function eventsCommand(argv: string[]): Promise<number> {
       // The live stream too (tokens and tool output as they come, between the job's events);
       // JSON lines hold the job's events alone unless --live asks for live lines as well.
       const live = values.json && !values.live ? undefined : { afterLiveSeq, onLive: printer.live };
+      let end;
       try {
-        await readJob(connection, job, (reader) =>
+        end = await readJob(connection, job, (reader) =>
           reader.follow(print, { afterSeq, signal: stdoutClosed, ...(live ? { live } : {}) }),
         );
       } catch (error) {
         // The reader of the output went away (`| head`): nothing more to show, no failure.
         if (!stdoutClosed.aborted) throw error;
+        return EXIT_OK;
       }
-      return EXIT_OK;
+      if (end !== undefined) return EXIT_OK;
+      const status = await job.handle.describe().then(
+        (description) => description.status.name.toLowerCase().replace(/_/g, ' '),
+        () => 'closed',
+      );
+      process.stderr.write(`Job ${jobId} ended (${status}) without an agent_end event.\n`);
+      return EXIT_FAILED;
     }
     // Pages are bounded in size too, so a short page is not the last one: read until an empty
     // page, all in one read (on a finished job, each read may need a workflow-only worker).

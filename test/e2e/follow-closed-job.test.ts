@@ -1,0 +1,112 @@
+/**
+ * A job that closes without writing its last events (terminated by an operator in the middle
+ * of a tool call) must not leave its watchers waiting for an `agent_end` that will never come:
+ * `dar events --follow` already attached, one started afterwards, and `dar run` watching in the
+ * foreground all stop within seconds and say how the job ended. Before, each polled the store
+ * for ever.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  dar,
+  describeResult,
+  killLeftoverDars,
+  startDar,
+  type DarProcess,
+  type DarResult,
+} from './support/dar.js';
+import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
+import { groupMembers, readPid, signalGroup } from './support/processes.js';
+import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
+import { waitFor } from './support/wait.js';
+
+const root = makeTempDir('follow-closed');
+const stateDir = join(root, 'state');
+const workspace = join(root, 'workspace');
+const environment = { DAR_TASK_QUEUE: `follow-closed-${process.pid}` };
+const toolGroups: number[] = [];
+
+function expectExit(result: DarResult, code: number): void {
+  const context = describeResult(result);
+  expect({ code: result.code, context }).toEqual({ code, context });
+}
+
+beforeAll(() => {
+  mkdirSync(workspace, { recursive: true });
+});
+
+afterAll(async () => {
+  await killLeftoverDars();
+  for (const group of toolGroups) signalGroup(group, 'SIGKILL');
+  await stopServer(stateDir);
+  expect(readServerJson(stateDir)).toBeUndefined();
+  removeDir(root);
+});
+
+test('a job terminated during a tool call: dar run and both dar events --follow stop within seconds, exit 1, and say it was terminated', async () => {
+  const script = writeScript(root, 'slow.json', [
+    bashTurn('slow-call', 'echo $$ > shell.pid; sleep 120'),
+    finalTurn('Never reached.'),
+  ]);
+  const jobId = `follow-terminated-${process.pid}`;
+  const run = startDar(
+    [
+      'run',
+      'take your time',
+      '--id',
+      jobId,
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      workspace,
+      '--state-dir',
+      stateDir,
+    ],
+    { env: environment, timeoutMs: 150_000 },
+  );
+  const shellPid = await waitFor(
+    'the bash call to start',
+    () => {
+      if (!run.isRunning) throw new Error(`dar run exited:\n${run.stderr}`);
+      return readPid(join(workspace, 'shell.pid'));
+    },
+    { timeoutMs: 90_000 },
+  );
+  toolGroups.push(shellPid);
+  const attached: DarProcess = startDar(['events', jobId, '--follow', '--state-dir', stateDir], {
+    env: environment,
+    timeoutMs: 120_000,
+  });
+  await waitFor('the attached follower to print the tool call', () =>
+    attached.stdout.includes('sleep 120'),
+  );
+
+  const { client, close } = await connectToEmbeddedServer(stateDir);
+  try {
+    await client.workflow.getHandle(jobId).terminate('stopped by an operator');
+  } finally {
+    await close();
+  }
+  const terminatedAt = Date.now();
+
+  const [fromRun, fromAttached] = await Promise.all([run.done, attached.done]);
+  const later = await dar(['events', jobId, '--follow', '--state-dir', stateDir], {
+    env: environment,
+    timeoutMs: 60_000,
+  });
+  // Each stops once Temporal says the job closed (asked about once a second while no event comes).
+  expect(Date.now() - terminatedAt).toBeLessThan(30_000);
+  expect(later.ms).toBeLessThan(20_000);
+
+  expectExit(fromRun, 1);
+  for (const follower of [fromAttached, later]) {
+    expectExit(follower, 1);
+    expect(follower.stderr).toContain(
+      `Job ${jobId} ended (terminated) without an agent_end event.`,
+    );
+    expect(follower.stdout).toContain('sleep 120');
+  }
+
+  signalGroup(shellPid, 'SIGKILL');
+  await waitFor('the bash command to end', () => groupMembers(shellPid).length === 0);
+}, 180_000);
