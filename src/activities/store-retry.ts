@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { isRetryableStoreError } from '../store/store-errors.js';
+import { heartbeatWhile } from './heartbeat-while.js';
 
 /** Error type of a store that could not be reached in time; the activity may be retried. */
 export const STORE_UNAVAILABLE = 'StoreUnavailable';
@@ -11,7 +12,7 @@ const LONGEST_DELAY_MS = 4000;
 
 /**
  * Runs a store operation inside an activity, waiting out an outage: a retryable store error is
- * tried again with backoff, heartbeating meanwhile, until it works or the activity is cancelled
+ * tried again with backoff, heartbeating meanwhile (and while each try runs), until it works or the activity is cancelled
  * or times out. Used where a retry of the whole activity would cost something (a model call
  * that was already paid for, a tool body that already ran). Other store errors fail the
  * activity at once (non-retryable): they are bugs or bad settings, not outages.
@@ -21,7 +22,8 @@ export async function withStoreRetry<T>(operation: () => Promise<T>): Promise<T>
   let delay = FIRST_DELAY_MS;
   for (;;) {
     try {
-      return await operation();
+      // A statement can wait long on a busy database: the activity must still look alive.
+      return await heartbeatWhile(operation);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!isRetryableStoreError(error)) {
