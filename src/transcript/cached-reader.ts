@@ -5,6 +5,24 @@ import type { ReadObject } from './transcript-nodes.js';
 /** Objects kept by default: a long job's transcript nodes and messages, well within memory. */
 const DEFAULT_MAX_OBJECTS = 20_000;
 
+/**
+ * Characters of JSON kept by default, all objects together. A worker runs many jobs, and one
+ * object may be a 1 MB answer or a large tool result: counting objects alone would let 20,000
+ * of those hold gigabytes.
+ */
+const DEFAULT_MAX_CHARACTERS = 256 * 1024 * 1024;
+
+/** Limits of an {@link objectCache}. */
+export interface ObjectCacheLimits {
+  /** Objects kept at most (default 20,000). */
+  maxObjects?: number;
+  /**
+   * Characters of the objects' JSON kept at most, together (default 256 Mi); an object larger
+   * than an eighth of it is never kept (it is read from the store each time).
+   */
+  maxCharacters?: number;
+}
+
 /** Reads and writes of stored objects through one least-recently-used cache. */
 export interface ObjectCache {
   /** Reads `ref`, from the cache when it is there. Callers must not modify what it returns. */
@@ -29,18 +47,28 @@ export interface ObjectCache {
  * content), so a cached object is never stale; the cache only saves the reads that every model
  * call of a long job would otherwise repeat.
  */
-export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): ObjectCache {
-  const cache = new Map<ObjectRef, JsonValue>();
-  const keep = (ref: ObjectRef, value: JsonValue) => {
-    cache.set(ref, value);
-    if (cache.size > maxObjects) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
+export function objectCache(store: JobStore, limits: ObjectCacheLimits = {}): ObjectCache {
+  const maxObjects = limits.maxObjects ?? DEFAULT_MAX_OBJECTS;
+  const maxCharacters = limits.maxCharacters ?? DEFAULT_MAX_CHARACTERS;
+  const largestKept = maxCharacters / 8;
+  const cache = new Map<ObjectRef, { value: JsonValue; characters: number }>();
+  let characters = 0;
+  const keep = (ref: ObjectRef, value: JsonValue, size: number) => {
+    if (size > largestKept || cache.has(ref)) return;
+    cache.set(ref, { value, characters: size });
+    characters += size;
+    while (cache.size > maxObjects || characters > maxCharacters) {
+      const oldest = cache.entries().next();
+      if (oldest.done) break;
+      cache.delete(oldest.value[0]);
+      characters -= oldest.value[1].characters;
     }
   };
   /** What a read returns: the value's own JSON, parsed (a fresh copy nobody else holds). */
   const keepStored = (ref: ObjectRef, value: unknown) => {
-    if (!cache.has(ref)) keep(ref, JSON.parse(JSON.stringify(value)) as JsonValue);
+    if (cache.has(ref)) return;
+    const text = JSON.stringify(value);
+    keep(ref, JSON.parse(text) as JsonValue, text.length);
   };
   return {
     async read(ref) {
@@ -48,10 +76,10 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
       if (hit !== undefined) {
         cache.delete(ref);
         cache.set(ref, hit);
-        return hit;
+        return hit.value;
       }
       const value = await store.getObject(ref);
-      keep(ref, value);
+      keep(ref, value, JSON.stringify(value).length);
       return value;
     },
     async putObject(value) {
@@ -70,6 +98,6 @@ export function objectCache(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): 
 }
 
 /** Reads objects through an {@link objectCache}. Callers must not modify what it returns. */
-export function cachedReader(store: JobStore, maxObjects = DEFAULT_MAX_OBJECTS): ReadObject {
-  return objectCache(store, maxObjects).read;
+export function cachedReader(store: JobStore, limits: ObjectCacheLimits = {}): ReadObject {
+  return objectCache(store, limits).read;
 }

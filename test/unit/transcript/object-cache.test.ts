@@ -46,7 +46,7 @@ test('an object the cache did not write is read from the store once, then from t
 
 test('the cache keeps at most its size, dropping the least recently used', async () => {
   const { store, reads } = await countingStore();
-  const cache = objectCache(store, 2);
+  const cache = objectCache(store, { maxObjects: 2 });
   const first = await cache.putObject({ n: 1 });
   const second = await cache.putObject({ n: 2 });
   await cache.read(first); // first is now the most recently used
@@ -55,5 +55,25 @@ test('the cache keeps at most its size, dropping the least recently used', async
   await cache.read(first);
   await cache.read(second);
   expect(reads).toEqual([second]);
+  await store.close();
+});
+
+test('the cache keeps at most its characters of JSON, and never an object over an eighth of them', async () => {
+  const { store, reads } = await countingStore();
+  // {"t":"xxx..."}: 8 characters besides the text.
+  const sized = (letter: string, length: number) => ({ t: letter.repeat(length - 8) });
+  const cache = objectCache(store, { maxCharacters: 800 });
+  const first = await cache.putObject(sized('a', 100));
+  const large = await cache.putObject(sized('b', 101));
+  const second = await cache.putObject(sized('c', 100));
+  for (const letter of 'defghi') await cache.putObject(sized(letter, 100)); // 800 in all: full
+
+  await cache.read(large);
+  await cache.read(second);
+  expect(reads).toEqual([large]); // too large to keep; the others all fit
+  await cache.putObject(sized('k', 100)); // drops the least recently used: first
+  await cache.read(first);
+  await cache.read(large);
+  expect(reads).toEqual([large, first, large]);
   await store.close();
 });
