@@ -10,6 +10,7 @@ import { isRetryableToolError } from '../tools/retryable-tool-error.js';
 import type { ToolExecutionContext, ToolImplementation } from '../tools/tool-implementation.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { boundToolResult } from './bound-tool-result.js';
+import { AbandonedAfterAbort, settleOrAbandon } from './abort-grace.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 export interface ExecuteToolInput {
@@ -29,7 +30,8 @@ export const TOOL_FAILURE = 'ToolFailure';
  * Runs one prepared call's body. A body's thrown error is final (non-retryable) unless the
  * tool marks it retryable; crashes and timeouts are retried by the tool's retry policy when the
  * tool is replay-safe (the workflow gives any other tool one attempt). What leaves the activity
- * is bounded (limits.ts): the result's output and details, and the error text.
+ * is bounded (limits.ts): the result's output and details, and the error text. A cancelled call
+ * ends at most `ABORT_GRACE_MS` after the cancellation, even when its body ignores the signal.
  */
 export function makeExecuteTool(
   tools: ReadonlyMap<string, ToolImplementation>,
@@ -49,18 +51,24 @@ export function makeExecuteTool(
     const context = Context.current();
     try {
       const result = await heartbeatWhile(() =>
-        tool.execute(input.args as never, {
-          workspace: input.workspace,
-          signal: context.cancellationSignal,
-          toolCallId: input.toolCallId,
-          idempotencyKey: input.idempotencyKey,
-          journal,
-          heartbeat: (details) => context.heartbeat(details),
-          ...(onUpdate ? { onUpdate } : {}),
-        }),
+        settleOrAbandon(
+          tool.execute(input.args as never, {
+            workspace: input.workspace,
+            signal: context.cancellationSignal,
+            toolCallId: input.toolCallId,
+            idempotencyKey: input.idempotencyKey,
+            journal,
+            heartbeat: (details) => context.heartbeat(details),
+            ...(onUpdate ? { onUpdate } : {}),
+          }),
+          context.cancellationSignal,
+        ),
       );
       return boundToolResult(result);
     } catch (error) {
+      if (error instanceof AbandonedAfterAbort) {
+        context.log.warn(`Tool ${input.toolName}: ${error.message}`);
+      }
       if (context.cancellationSignal.aborted) throw new CancelledFailure('Tool call cancelled');
       // The same text as a body run in-process gives (JSON for a thrown plain object).
       const message = quoteBounded(messageOf(error), MAXIMUM_ERROR_TEXT_LENGTH);
