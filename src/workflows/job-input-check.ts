@@ -1,5 +1,10 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { BeforeToolCallHook, ToolSpec } from '../core/index.js';
+import {
+  MAXIMUM_LISTED_FAILURES,
+  quoteBounded,
+  type BeforeToolCallHook,
+  type ToolSpec,
+} from '../core/index.js';
 import { jobInputProblems } from './job-input-schema.js';
 import type { AgentJobInput } from './job-types.js';
 import { jobPolicyGate } from './job-policy-gate.js';
@@ -9,6 +14,17 @@ export const BAD_INPUT = 'BadInput';
 
 function badInput(message: string): ApplicationFailure {
   return ApplicationFailure.nonRetryable(message, BAD_INPUT);
+}
+
+/**
+ * The first problems, each cut to a quotable length, and how many more there were: an input
+ * with a problem per element of a huge array would otherwise make a failure larger than the
+ * server accepts, and the job would not even fail cleanly.
+ */
+function listProblems(problems: readonly string[]): string {
+  const listed = problems.slice(0, MAXIMUM_LISTED_FAILURES).map((problem) => quoteBounded(problem));
+  const more = problems.length - listed.length;
+  return listed.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
 
 export interface CheckedJob {
@@ -26,10 +42,10 @@ export function checkJobInput(
   toolSpecs: Readonly<Record<string, ToolSpec>>,
 ): CheckedJob {
   const problems = jobInputProblems(input);
-  if (problems.length > 0) throw badInput(`Bad job input: ${problems.join('; ')}`);
+  if (problems.length > 0) throw badInput(`Bad job input: ${listProblems(problems)}`);
   const tools = input.tools.map((name) => {
     const spec = Object.hasOwn(toolSpecs, name) ? toolSpecs[name] : undefined;
-    if (!spec) throw badInput(`Tool ${name} is not known to this workflow`);
+    if (!spec) throw badInput(`Tool ${quoteBounded(name)} is not known to this workflow`);
     return spec;
   });
   return { tools, beforeToolCall: jobPolicyGate(input) };

@@ -86,3 +86,15 @@ test('a well-formed job returns its outcome, decided by the workflow', async () 
   expect(ending.result?.outcome).toEqual({ status: 'completed', text: '' });
   expect(ending.result?.finalMessageRef).toMatch(/^sha256:[0-9a-f]{64}$/);
 });
+
+test('an input with a problem in each of 200,000 elements fails as BadInput with a bounded message', async () => {
+  const { error, taskFailures } = await failureOf({
+    ...validInput(),
+    tools: Array.from({ length: 200_000 }, () => 5),
+  });
+  const cause = (error as WorkflowFailedError).cause;
+  expect((cause as ApplicationFailure).type).toBe('BadInput');
+  expect(cause?.message).toMatch(/^Bad job input: tools\.0: must be string; .*; and 199980 more$/);
+  expect(cause?.message.length).toBeLessThan(10_000);
+  expect(taskFailures).toBe(0);
+});
