@@ -211,7 +211,7 @@ export function createStoreActivities(
           warnLiveFailure,
         )
       : undefined;
-    let answer;
+    let answer: AssistantMessage;
     try {
       answer = await callModel(
         {
@@ -232,10 +232,9 @@ export function createStoreActivities(
     // The answer and the node that appends it are stored together: the node names the answer
     // by the reference the store will give it (an encrypting store's differs from the plain
     // content's hash), which `prepare` tells before anything is written.
-    const paidAnswer = answer;
     const stored = await withStoreRetry(async () => {
-      const preparedAnswer = objects.prepare(paidAnswer);
-      const message = thinAssistantMessage(paidAnswer, preparedAnswer.ref);
+      const preparedAnswer = objects.prepare(answer);
+      const message = thinAssistantMessage(answer, preparedAnswer.ref);
       const node = transcriptNode(input.transcript.pointer, [
         ...input.transcript.unstored,
         message,
@@ -243,7 +242,7 @@ export function createStoreActivities(
       const preparedNode = objects.prepare(node);
       const preparedSetup = setupRef === 'store' ? objects.prepare(setup) : undefined;
       await objects.putPrepared([
-        { value: paidAnswer, prepared: preparedAnswer },
+        { value: answer, prepared: preparedAnswer },
         { value: node, prepared: preparedNode },
         ...(preparedSetup ? [{ value: setup, prepared: preparedSetup }] : []),
       ]);
@@ -256,7 +255,7 @@ export function createStoreActivities(
       return refs;
     });
     await pauseForTest(PAUSE_AFTER_MODEL_ANSWER);
-    return answerResult(input, messages, paidAnswer, stored, setupRef);
+    return answerResult(input, messages, answer, stored, setupRef);
   }
 
   /**
