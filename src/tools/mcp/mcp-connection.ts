@@ -16,11 +16,21 @@ import { isHttpServer, type McpServerConfig } from './mcp-config.js';
 const CLIENT_INFO = { name: 'durable-agent-runner', version: '1' };
 
 /**
- * How long one tool call may take before the client gives up on it. The tool activity's own
- * start-to-close timeout (10 minutes unless the tool says otherwise) and its abort signal are the
- * real limits; the SDK's default of one minute would cut long tools short.
+ * How long one tool call may take before the client gives up on it: a backstop only. The tool
+ * activity's own start-to-close timeout (5 minutes unless the tool's spec says otherwise) aborts
+ * the call first; the SDK's default of one minute would cut long tools short.
  */
 const CALL_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * How long a server has to answer a ping after a call of it was aborted. A server that does not
+ * is taken as stuck (a stdio server busy for good, an HTTP session that hangs): it is dropped,
+ * and the next call connects again (a stdio server is started afresh).
+ */
+export const RESPONSIVE_MS = 5000;
+
+/** Pages of `tools/list` read at most: a server that never ends its list fails the start. */
+const MAXIMUM_TOOL_PAGES = 1000;
 
 /** A failure after which the connection cannot be trusted: the next call connects again. */
 function isConnectionFailure(error: unknown): boolean {
@@ -68,6 +78,8 @@ function describeFailure(error: Error): string {
 export class McpServerConnection {
   private current: Promise<Client> | undefined;
   private transport: Transport | undefined;
+  /** The check of a server after an aborted call; the next call waits for its verdict. */
+  private checking: Promise<void> | undefined;
   private closed = false;
   /** The server's tools that may run again after a crash (its configured `replaySafe`). */
   readonly replaySafe: ReadonlySet<string>;
@@ -119,6 +131,7 @@ export class McpServerConnection {
 
   /** The connected client, connecting first when there is no connection. */
   async client(): Promise<Client> {
+    if (this.checking) await this.checking;
     if (this.closed) throw new Error(`MCP server ${this.name}: the connection was closed`);
     const connection = (this.current ??= this.connect());
     try {
@@ -135,11 +148,22 @@ export class McpServerConnection {
   async listTools(): Promise<Tool[]> {
     const client = await this.client();
     const tools: Tool[] = [];
+    const cursors = new Set<string>();
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor });
       tools.push(...page.tools);
       cursor = page.nextCursor;
+      if (cursor === undefined) break;
+      // A cursor seen before would list the same pages for ever.
+      if (cursors.has(cursor) || cursors.size + 1 >= MAXIMUM_TOOL_PAGES) {
+        throw new Error(
+          cursors.has(cursor)
+            ? `MCP server ${this.name} repeated a cursor of its tool list (page ${cursors.size + 1})`
+            : `MCP server ${this.name} lists more than ${MAXIMUM_TOOL_PAGES} pages of tools`,
+        );
+      }
+      cursors.add(cursor);
     } while (cursor !== undefined);
     return tools;
   }
@@ -185,12 +209,34 @@ export class McpServerConnection {
         resetTimeoutOnProgress: true,
       })) as CallToolResult;
     } catch (error) {
-      if (!signal.aborted && isConnectionFailure(error) && connection) {
-        this.forget(connection);
-        void client.close().catch(() => undefined);
-      }
+      if (connection && signal.aborted) this.checkResponsive(client, connection);
+      else if (connection && isConnectionFailure(error)) this.drop(client, connection);
       throw error;
     }
+  }
+
+  /** Forgets a connection that cannot be trusted and closes it (a stdio server is stopped). */
+  private drop(client: Client, connection: Promise<Client>): void {
+    this.forget(connection);
+    void client.close().catch(() => undefined);
+  }
+
+  /**
+   * After an aborted call: the server is pinged, and dropped when it does not answer within
+   * {@link RESPONSIVE_MS}. A stuck server would otherwise take every later call with it.
+   */
+  private checkResponsive(client: Client, connection: Promise<Client>): void {
+    if (this.checking) return;
+    const check = client
+      .ping({ timeout: RESPONSIVE_MS })
+      .then(
+        () => undefined,
+        () => this.drop(client, connection),
+      )
+      .finally(() => {
+        if (this.checking === check) this.checking = undefined;
+      });
+    this.checking = check;
   }
 
   /** Closes the connection (a stdio server is stopped); later calls fail. */
