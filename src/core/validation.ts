@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
 import { coerceValue } from './coercion.js';
 import { cloneJson, describeValue } from './json-values.js';
+import { linearPatternEngine } from './schema-patterns.js';
 import { MAXIMUM_LISTED_FAILURES, MAXIMUM_QUOTED_LENGTH, quoteBounded } from './limits.js';
 
 /**
@@ -21,13 +22,35 @@ export const VALIDATOR_OPTIONS = {
   validateFormats: false,
 } as const;
 
+/**
+ * How schema patterns are matched: `linear` (RE2, see `schema-patterns.ts`) everywhere, except
+ * in the workflows of jobs an earlier release started, which replay with JavaScript's own engine
+ * (`backtracking`) so that their preflight decides as it did.
+ */
+export type PatternEngine = 'linear' | 'backtracking';
+
+let patternEngine: PatternEngine = 'linear';
 let ajv: Ajv | undefined;
 const validators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Chooses the pattern engine of the validators compiled from now on. A workflow calls it once,
+ * at its start, before any validation (each workflow has its own module state).
+ */
+export function usePatternEngine(engine: PatternEngine): void {
+  if (engine === patternEngine) return;
+  patternEngine = engine;
+  ajv = undefined;
+}
 
 export function validatorFor(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    ajv ??= new Ajv(VALIDATOR_OPTIONS);
+    ajv ??= new Ajv(
+      patternEngine === 'linear'
+        ? { ...VALIDATOR_OPTIONS, code: { regExp: linearPatternEngine } }
+        : VALIDATOR_OPTIONS,
+    );
     validate = ajv.compile(schema);
     validators.set(schema, validate);
   }

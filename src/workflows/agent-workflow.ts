@@ -7,6 +7,7 @@ import {
   type AgentLoopEffects,
   type AssistantMessage,
   type ToolSpec,
+  usePatternEngine,
 } from '../core/index.js';
 import { createActivityEffects } from './activity-effects.js';
 import { budgetSpentNow } from './budget-stop.js';
@@ -28,6 +29,7 @@ import { resolveUserTools } from './user-tools.js';
 import { PROGRESS_SINK_PATCH } from './progress-sink.js';
 import {
   FEWER_PROMISES_FEATURE,
+  LINEAR_SCHEMA_PATTERNS_FEATURE,
   SYNC_TOOL_STEPS_FEATURE,
   perFeaturePatches,
   releaseFeatures,
@@ -53,8 +55,11 @@ export function makeAgentWorkflow(toolSpecs: Readonly<Record<string, ToolSpec>>)
     const userTools = await resolveUserTools(input, toolSpecs, features);
     const checked = checkJobInput(input, { ...toolSpecs, ...userTools });
     if (isLegacyCarriedState(carried) || !features.has(JOB_STORE_PATCH)) {
+      usePatternEngine('backtracking');
       return runLegacyAgentJob(input as LegacyJobInput, checked, features);
     }
+    // Schema patterns as the run's release matched them (set before any call is validated).
+    usePatternEngine(features.has(LINEAR_SCHEMA_PATTERNS_FEATURE) ? 'linear' : 'backtracking');
     return runAgentJob(input, carried, checked, features);
   };
 }

@@ -52,6 +52,15 @@ export const SETUP_COMPARED_BY_VALUE_FEATURE = 'dar-setup-compared-by-value';
  */
 export const ATTRIBUTES_AT_START_FEATURE = 'dar-attributes-at-start';
 
+/**
+ * Tool schemas' `pattern` and `patternProperties` are matched by RE2, in time linear in the
+ * argument (`core/schema-patterns.ts`), instead of JavaScript's backtracking engine: a pattern
+ * such as `^(\w+\s?)*$` on a long argument the model chose can no longer hold a workflow task past
+ * its deadlock limit on every replay. Runs of earlier releases keep the engine they decided with.
+ * Never a patch of its own: release `2026-12h` on.
+ */
+export const LINEAR_SCHEMA_PATTERNS_FEATURE = 'dar-linear-schema-patterns';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
@@ -70,6 +79,7 @@ const RELEASE_STEPS: readonly { patch: string; brought: readonly string[] }[] = 
   { patch: 'dar-features-2026-12e', brought: [FIRST_MODEL_CALL_UNLESS_PACED_FEATURE] },
   { patch: 'dar-features-2026-12f', brought: [SETUP_COMPARED_BY_VALUE_FEATURE] },
   { patch: 'dar-features-2026-12g', brought: [ATTRIBUTES_AT_START_FEATURE] },
+  { patch: 'dar-features-2026-12h', brought: [LINEAR_SCHEMA_PATTERNS_FEATURE] },
 ];
 
 /**

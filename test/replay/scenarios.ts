@@ -271,9 +271,10 @@ const releasePatchScenarios = jobStoreScenarios.filter(
  * a run's later model calls sent a large setup by reference (`callModelOnStoredSetup`, the setup
  * known as the same objects), `features7-*` by the seventh (`dar-features-2026-12f`, which
  * knows a stored setup by value: a kept-open job's next agent run sends it by reference too),
- * `features8-*` by the current one (`dar-features-2026-12g`: the client sets `DarPhase` and
- * `DarTurns` at the start, and the job does not upsert them again). Recording any but the
- * current one's again now would record the current patch.
+ * `features8-*` by the eighth (`dar-features-2026-12g`: the client sets `DarPhase` and
+ * `DarTurns` at the start, and the job does not upsert them again), `features9-*` by the current
+ * one (`dar-features-2026-12h`: schema patterns matched by RE2). Recording any but the current
+ * one's again now would record the current patch.
  */
 const releasePrefixes = [
   'features-',
@@ -284,6 +285,7 @@ const releasePrefixes = [
   'features6-',
   'features7-',
   'features8-',
+  'features9-',
 ];
 for (const prefix of releasePrefixes) {
   jobStoreScenarios.push(

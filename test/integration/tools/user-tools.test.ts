@@ -63,6 +63,24 @@ const shoutTool = defineTool({
 });
 
 /**
+ * A title of words separated by single spaces. JavaScript's backtracking engine takes
+ * exponential time on this pattern for a long run of words that ends in a character it refuses.
+ */
+const TITLE_PATTERN = '^(\\w+\\s?)*$';
+const titleTool = defineTool({
+  name: 'title',
+  description: 'Sets the title.',
+  parameters: {
+    type: 'object',
+    properties: { text: { type: 'string', pattern: TITLE_PATTERN } },
+    required: ['text'],
+  },
+  async execute(args) {
+    return { content: [{ type: 'text', text: `title: ${String(args.text).slice(0, 20)}` }] };
+  },
+});
+
+/**
  * A provider of the test's own: its first answer calls `shout` with the model id, the next
  * one says what the tool returned.
  */
@@ -109,6 +127,7 @@ beforeAll(async () => {
     tools: [
       noteTool,
       shoutTool,
+      titleTool,
       greetTool,
       waitTool,
       countTool,
@@ -178,6 +197,36 @@ test('a worker runs its own tools: TypeBox and JSON Schema parameters, coerced a
   expect(request.tools.map((tool) => tool.name)).toEqual(['read', 'note', 'shout']);
   expect(request.tools[2]?.parameters).toEqual(shoutTool.spec.parameters);
 });
+
+test('R8: a schema pattern meets a long argument the model chose: the preflight answers in linear time and the job goes on', async () => {
+  const folder = temporaryFolder();
+  const words = 'word '.repeat(8_000);
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('t1', 'title', { text: `${words}!` }),
+        toolCall('t2', 'title', { text: words }),
+      ],
+    },
+    { stopReason: 'stop', content: [text('titled')] },
+  ]);
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, tools: ['title'] }));
+  const { messages } = await job.result();
+  const results = toolResults(messages);
+  expect(results.map((result) => [result.toolCallId, result.isError])).toEqual([
+    ['t1', true],
+    ['t2', false],
+  ]);
+  expect(resultText(results[0])).toContain(`text: must match pattern "${TITLE_PATTERN}"`);
+  expect(resultText(results[1])).toBe('title: word word word word ');
+  // No workflow task failed on the way (a backtracking match would pass the deadlock limit).
+  const history = await job.handle.fetchHistory();
+  const failedTasks = (history.events ?? []).filter(
+    (event) => event.workflowTaskFailedEventAttributes,
+  );
+  expect(failedTasks).toEqual([]);
+}, 120_000);
 
 test('a job naming a tool no worker knows fails at once as BadInput', async () => {
   const folder = temporaryFolder();

@@ -121,4 +121,14 @@ test('a worker refuses a tool named like a built-in or named twice, and a schema
   expect(() => workerToolList(builtinToolList, [tool('bad', { type: 'no-such-type' })])).toThrow(
     /its parameters schema is invalid/,
   );
+  // Patterns are matched by RE2 in the workflow: one with a lookahead cannot be checked there.
+  const lookahead = {
+    type: 'object',
+    properties: { tag: { type: 'string', pattern: '^(?!x)\\w+$' } },
+  };
+  expect(() => workerToolList(builtinToolList, [tool('tag', lookahead)])).toThrow(
+    /Tool tag: its parameters schema is invalid \(the pattern .* is not one the linear-time matcher \(RE2\) accepts/,
+  );
+  const plain = { type: 'object', properties: { tag: { type: 'string', pattern: '^\\w+$' } } };
+  expect(workerToolList(builtinToolList, [tool('tag', plain)]).at(-1)?.spec.name).toBe('tag');
 });
