@@ -164,6 +164,22 @@ export interface BatchDecisionResult {
 }
 
 /**
+ * Sends one decision to one job. Contract: resolves with the recorded decision, or rejects with
+ * {@link ApprovalRefusedError} when the job refused it; it must pass `updateId` on, so that a
+ * try repeated after a lost answer is recorded once. The default calls {@link decideApproval};
+ * a caller whose jobs may have no worker running wraps it in one that brings its own.
+ */
+export type ApprovalDecider = (
+  jobId: string,
+  input: ApprovalDecisionInput,
+  options: Required<DecideOptions>,
+) => Promise<ApprovalDecided>;
+
+export interface BatchDecisionOptions extends ListApprovalsOptions {
+  decide?: ApprovalDecider;
+}
+
+/**
  * Decides every call waiting in a batch's jobs alike (`dar approve --batch ID --all`). Calls
  * decided meanwhile by someone else are reported in `refused`, not decided twice.
  */
@@ -171,14 +187,17 @@ export async function decideBatchApprovals(
   client: Client,
   batchId: string,
   decision: Omit<ApprovalDecisionInput, 'toolCallId'>,
-  options: ListApprovalsOptions = {},
+  options: BatchDecisionOptions = {},
 ): Promise<BatchDecisionResult> {
+  const decide: ApprovalDecider =
+    options.decide ?? ((jobId, input, how) => decideApproval(client, jobId, input, how));
   const pending = await listPendingApprovals(client, { ...options, batchId });
   const result: BatchDecisionResult = { decided: [], refused: [] };
   for (const call of pending) {
+    const updateId = `approval-${call.toolCallId}-${crypto.randomUUID()}`;
     try {
       result.decided.push(
-        await decideApproval(client, call.jobId, { ...decision, toolCallId: call.toolCallId }),
+        await decide(call.jobId, { ...decision, toolCallId: call.toolCallId }, { updateId }),
       );
     } catch (error) {
       if (!(error instanceof ApprovalRefusedError)) throw error;

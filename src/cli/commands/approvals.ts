@@ -12,6 +12,7 @@ import type { ApprovalDecided } from '../../workflows/approval-types.js';
 import { pendingApprovalsQuery } from '../../workflows/definitions.js';
 import { openConnection, type CliConnection } from '../connection.js';
 import { readJob } from '../job-reader.js';
+import { StandbyWorker } from '../standby-worker.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../usage-error.js';
 
@@ -32,11 +33,17 @@ function duration(ms: number): string {
   return `${Math.floor(hours / 24)}d${hours % 24}h`;
 }
 
-/** A job's waiting calls through its query; a workflow-only worker answers when none runs. */
-function pendingReader(connection: CliConnection) {
+/**
+ * A job's waiting calls through its query; a workflow-only worker answers when none runs (the
+ * `standby` one, when given, so that many jobs share one).
+ */
+function pendingReader(connection: CliConnection, standby?: StandbyWorker) {
   return (handle: WorkflowHandle) =>
-    readJob(connection, getJob(connection.client, handle.workflowId, connection.store), (job) =>
-      job.handle.query(pendingApprovalsQuery),
+    readJob(
+      connection,
+      getJob(connection.client, handle.workflowId, connection.store),
+      (job) => job.handle.query(pendingApprovalsQuery),
+      standby,
     );
 }
 
@@ -61,11 +68,12 @@ export async function approvalsCommand(argv: string[]): Promise<number> {
     { min: 0, max: 0, names: 'no argument' },
   );
   const connection = await openConnection(values['state-dir']);
+  const standby = new StandbyWorker(connection);
   try {
     const rows = await listPendingApprovals(connection.client, {
       ...(values.batch === undefined ? {} : { batchId: values.batch }),
-      read: pendingReader(connection),
-    });
+      read: pendingReader(connection, standby),
+    }).finally(() => standby.close());
     const now = Date.now();
     for (const row of rows) {
       if (values.json) console.log(JSON.stringify({ ...row, ageMs: now - row.requestedAt }));
@@ -125,12 +133,24 @@ export function decideCommand(decision: 'approve' | 'deny') {
     const connection = await openConnection(values['state-dir']);
     try {
       if (values.batch !== undefined) {
+        // With no worker running, one workflow-only worker of this command's takes the queries
+        // and the decisions of every job of the batch.
+        const standby = new StandbyWorker(connection);
         const { decided, refused } = await decideBatchApprovals(
           connection.client,
           values.batch,
           choice,
-          { read: pendingReader(connection) },
-        );
+          {
+            read: pendingReader(connection, standby),
+            decide: (jobId, input, how) =>
+              readJob(
+                connection,
+                getJob(connection.client, jobId, connection.store),
+                () => decideApproval(connection.client, jobId, input, how),
+                standby,
+              ),
+          },
+        ).finally(() => standby.close());
         for (const call of decided) console.log(describeDecided(call));
         for (const call of refused) process.stderr.write(`dar ${decision}: ${call.message}\n`);
         if (decided.length + refused.length === 0) {
