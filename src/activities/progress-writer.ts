@@ -125,6 +125,8 @@ function createProgressWriter(store: JobStore): ProgressWriter {
   const waiting = new Map<string, WaitingWrite>();
   const quicklyWritten = new QuicklyWrittenEvents();
   const statusPacing = new StatusPacing(STATUS_INTERVAL_MS);
+  /** Statuses the pacing held back and hands over late (see `outdatedBy`). */
+  const heldStatuses = new WeakSet<JobStatus>();
 
   async function writeNow(progress: ProgressWrite, durable: boolean): Promise<TranscriptPointer> {
     const transcript =
@@ -152,7 +154,7 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     const lastSeq = events.at(-1)?.seq;
     if (!durable) quicklyWritten.remember(progress.jobId, events);
     else if (lastSeq !== undefined) quicklyWritten.forgetUpTo(progress.jobId, lastSeq);
-    if (progress.status) {
+    if (progress.status && !(await heldStatusOutdated(progress.jobId, progress.status))) {
       const status: StoredJobStatus = { ...progress.status, transcript };
       // A quick write's status is not flushed: the job's next step writes a newer one, and the
       // job writes durably before it waits (for a follow-up or an approval) and when it ends
@@ -208,8 +210,24 @@ function createProgressWriter(store: JobStore): ProgressWriter {
     });
   }
 
+  /**
+   * Whether a status the pacing held back is older than the stored one. Only a held status is
+   * asked (a read per write would cost every burst): it is written up to a second late, and
+   * meanwhile the job may have moved to another worker (this one's cache evicted it) that wrote
+   * a newer status, `done` even. Its write would then take the job back to an older phase.
+   */
+  async function heldStatusOutdated(jobId: string, status: JobStatus): Promise<boolean> {
+    if (!heldStatuses.has(status)) return false;
+    const stored = (await store.getRecord(JOB_STATUS_RECORD, jobId)) as unknown as
+      StoredJobStatus | undefined;
+    return stored !== undefined && (stored.phase === 'done' || stored.lastSeq > status.lastSeq);
+  }
+
   function writeSoonNow(progress: ProgressWrite, onError: (error: unknown) => void): void {
-    const paced = statusPacing.pace(progress, (held) => writeQuickly(held, onError));
+    const paced = statusPacing.pace(progress, (held) => {
+      if (held.status) heldStatuses.add(held.status);
+      writeQuickly(held, onError);
+    });
     if (paced.events.length === 0 && paced.status === undefined) return;
     writeQuickly(paced, onError);
   }

@@ -241,3 +241,44 @@ test('a durable write of events this process did not write quickly writes them a
   expect(appends).toEqual([[1], [1, 2]]);
   expect(await store.lastSeq('job-g')).toBe(2);
 });
+
+test('a status held back by the pacing does not take back a job another worker wrote done', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'dar-writer-'));
+  // Two worker processes: two stores on one folder, each with its own writer.
+  const first = await FileJobStore.open({ folder });
+  const second = await FileJobStore.open({ folder });
+  const firstWriter = progressWriterFor(first);
+  const errors: unknown[] = [];
+  firstWriter.writeSoon(quick('job-moved', [1], 'model'), (error) => errors.push(error));
+  await settled(first, 'job-moved', 1);
+  // Within the pacing interval, same phase: this status is held back for up to a second.
+  firstWriter.writeSoon(quick('job-moved', [1, 2], 'tools'), (error) => errors.push(error));
+  await settled(first, 'job-moved', 2);
+  expect(await first.getRecord(JOB_STATUS_RECORD, 'job-moved')).toMatchObject({ lastSeq: 1 });
+  // Meanwhile the job went on, and ended, on the other worker.
+  await progressWriterFor(second).write(quick('job-moved', [1, 2, 3, 4], 'done'));
+  // The held status's timer fires on the first worker: the stored status stays done.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(errors).toEqual([]);
+  expect(await second.getRecord(JOB_STATUS_RECORD, 'job-moved')).toMatchObject({
+    phase: 'done',
+    lastSeq: 4,
+  });
+  await first.close();
+  await second.close();
+});
+
+test('a held status is still written when nothing newer is stored', async () => {
+  const { store } = await heldStore();
+  const writer = progressWriterFor(store);
+  writer.writeSoon(quick('job-paced', [1], 'model'), () => undefined);
+  await settled(store, 'job-paced', 1);
+  writer.writeSoon(quick('job-paced', [1, 2], 'tools'), () => undefined);
+  await settled(store, 'job-paced', 2);
+  expect(await store.getRecord(JOB_STATUS_RECORD, 'job-paced')).toMatchObject({ lastSeq: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(await store.getRecord(JOB_STATUS_RECORD, 'job-paced')).toMatchObject({
+    phase: 'tools',
+    lastSeq: 2,
+  });
+});
