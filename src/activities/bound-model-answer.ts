@@ -14,9 +14,10 @@ import {
   type OversizedToolCall,
   type ToolCall,
 } from '../core/index.js';
+import { MODEL_ANSWER_TOO_LARGE } from '../providers/pi-ai-provider.js';
 
-/** Error type of a model answer too large for history even after its tool calls were bounded. */
-export const MODEL_ANSWER_TOO_LARGE = 'ModelAnswerTooLarge';
+// Error type of a model answer too large for history even after its tool calls were bounded.
+export { MODEL_ANSWER_TOO_LARGE };
 
 /** Characters of an oversized name or id kept before the hash: enough to recognise it. */
 const KEPT_PREFIX_LENGTH = 48;

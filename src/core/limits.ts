@@ -37,6 +37,14 @@ export const MAXIMUM_QUOTED_LENGTH = 200;
  */
 export const MAXIMUM_ERROR_TEXT_LENGTH = 4000;
 
+/**
+ * Characters of a steering or follow-up message a client sends (`AgentJob.steer`, `followUp`).
+ * Each message is a signal, and its whole text stays in the job's history until the job
+ * continues as new: many messages near the 2 MB payload limit would bring a long turn to the
+ * 50 MB history limit, where Temporal terminates the job. Large material goes in a file.
+ */
+export const MAXIMUM_USER_MESSAGE_LENGTH = 256 * 1024;
+
 /** Failing fields listed by a validation error (R8); the rest are counted. */
 export const MAXIMUM_LISTED_FAILURES = 20;
 
@@ -55,6 +63,15 @@ export const MAXIMUM_TOOL_DETAILS_LENGTH = 16 * 1024;
  * Temporal's 2 MB payload limit: the activity result itself must fit, with room to spare.
  */
 export const MAXIMUM_MODEL_ANSWER_LENGTH = 1024 * 1024;
+
+/**
+ * Characters a model may stream for one answer (its text, thinking and tool-call deltas
+ * together) before the call is stopped. Past the answer limit above, most of an answer's bulk is
+ * oversized tool arguments that get bounded; past this much, the answer cannot fit whatever is
+ * bounded, and a stream that does not end (a server stuck in a loop) would otherwise fill the
+ * worker's memory before the answer is ever checked.
+ */
+export const MAXIMUM_STREAMED_ANSWER_LENGTH = 4 * MAXIMUM_MODEL_ANSWER_LENGTH;
 
 /**
  * Bytes (UTF-8) of one model request as JSON: the whole transcript is the model activity's

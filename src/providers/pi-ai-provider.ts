@@ -1,6 +1,10 @@
-import type { Api, KnownProvider, Model } from '@mariozechner/pi-ai';
+import type { Api, AssistantMessageEvent, KnownProvider, Model } from '@mariozechner/pi-ai';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AssistantMessage, ModelRequest } from '../core/index.js';
+import {
+  MAXIMUM_STREAMED_ANSWER_LENGTH,
+  type AssistantMessage,
+  type ModelRequest,
+} from '../core/index.js';
 import { MissingApiKeyError, readApiKey } from './api-keys.js';
 import { observeResponses } from './http-observer.js';
 import type { ModelCallContext, ModelProvider } from './model-provider.js';
@@ -11,6 +15,8 @@ import type { RealProviderSpec } from './real-providers.js';
 
 /** Failure type of a model call worth retrying; Temporal's retry policy backs off and retries. */
 export const MODEL_TRANSIENT_ERROR = 'ModelTransientError';
+/** Failure type of a model answer too large to keep (see `boundModelAnswer`); never retried. */
+export const MODEL_ANSWER_TOO_LARGE = 'ModelAnswerTooLarge';
 /** Failure type of a worker set-up mistake (missing key or base URL); never retried. */
 export const MODEL_CONFIGURATION_ERROR = 'ModelConfigurationError';
 
@@ -33,6 +39,20 @@ function prepare(spec: RealProviderSpec, modelId: string, registry: Model<Api>[]
     }
     throw error;
   }
+}
+
+/** Characters an event adds to the answer: its text, thinking or tool-call arguments delta. */
+function deltaLength(event: AssistantMessageEvent): number {
+  return 'delta' in event && typeof event.delta === 'string' ? event.delta.length : 0;
+}
+
+/** Never retried: another generation would very likely be as long, and cost as much. */
+function streamTooLong(streamed: number): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(
+    `The model streamed more than ${MAXIMUM_STREAMED_ANSWER_LENGTH} characters for one answer ` +
+      `(${streamed} so far): stopped, over the limit`,
+    MODEL_ANSWER_TOO_LARGE,
+  );
 }
 
 /**
@@ -62,16 +82,25 @@ export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProv
       const { apiKey, model } = prepare(spec, modelId, registry);
       const piContext = toPiContext(request);
       const { result, responses } = await observeResponses(async () => {
+        // The call's own signal too: a stream over the limit is stopped here.
+        const stop = new AbortController();
+        const signal = AbortSignal.any([context.signal, stop.signal]);
         const events = piAi.streamSimple(model, piContext, {
           apiKey: apiKey ?? NO_KEY,
-          signal: context.signal,
+          signal,
           // Temporal retries, with backoff and Retry-After; the SDK must not retry on its own.
           maxRetries: 0,
         });
         const iterator = events[Symbol.asyncIterator]();
+        let streamed = 0;
         for (;;) {
           const step = await iterator.next();
           if (step.done) break;
+          streamed += deltaLength(step.value);
+          if (streamed > MAXIMUM_STREAMED_ANSWER_LENGTH) {
+            stop.abort();
+            throw streamTooLong(streamed);
+          }
           context.heartbeat();
           context.onStreamEvent?.(step.value);
         }

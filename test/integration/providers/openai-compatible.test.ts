@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAXIMUM_STREAMED_ANSWER_LENGTH } from '../../../src/core/limits.js';
 import { jsonReply, sseReply } from './fake-model-server.js';
 import { chatStream } from './openai-chat-stream.js';
 import {
@@ -151,6 +152,43 @@ test('R3: finish_reason "length" inside tool-call arguments: the call fails unru
   expect(failed).toMatchObject({ toolCallId: 'call_cut', isError: true });
   expect(textOfResult(failed)).toContain('output token limit');
   expect(rig.fake.requests).toHaveLength(2);
+});
+
+test('R2: a stream that does not end is stopped past the streamed-answer limit: the run ends as an error, the request is not sent again', async () => {
+  let written = 0;
+  // A server stuck in a loop: content deltas until the client hangs up (or 64 MiB, to end).
+  rig.fake.reply(async (response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const [first] = chatStream({ finishReason: 'stop' });
+    response.write(`data: ${first?.data}\n\n`);
+    const piece = 'loop '.repeat(13_107);
+    const data = JSON.stringify({
+      id: 'chatcmpl-loop',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: 'fake-model',
+      choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+    });
+    while (!response.destroyed && written < 64 * 1024 * 1024) {
+      response.write(`data: ${data}\n\n`);
+      written += piece.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    response.end();
+  });
+  const { job } = await rig.startJob(MODEL, 'say everything');
+  const result = await resultOf(job);
+
+  expect(result.status.stopReason).toBe('error');
+  expect(result.status.errorMessage).toMatch(
+    new RegExp(
+      `^The model streamed more than ${MAXIMUM_STREAMED_ANSWER_LENGTH} characters for one answer`,
+    ),
+  );
+  // The client hung up soon after the limit, and did not ask again.
+  expect(rig.fake.requests).toHaveLength(1);
+  expect(rig.fake.requests[0]?.closedEarly).toBe(true);
+  expect(written).toBeLessThan(4 * MAXIMUM_STREAMED_ANSWER_LENGTH);
 });
 
 test('503 with Retry-After: 2 waits the two seconds asked for (not the 1 s policy backoff)', async () => {
