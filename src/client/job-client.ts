@@ -14,6 +14,8 @@ import { LiveFilter } from './live-filter.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
+import { checkPolicyLimits, parsePolicy } from '../policy/policy-file.js';
+import { checkMessageLength } from './message-length.js';
 import { sendingPayload } from './payload-limit.js';
 import { startWithJobAttributes } from './start-attributes.js';
 import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
@@ -203,13 +205,17 @@ export class AgentJob {
     }
   }
 
-  steer(text: string): Promise<void> {
+  /** Queues a steering message (R20); one over `MAXIMUM_USER_MESSAGE_LENGTH` is refused. */
+  async steer(text: string): Promise<void> {
+    checkMessageLength('The steering message', text);
     return sendingPayload('The steering message', text, () =>
       this.handle.signal(steerSignal, text),
     );
   }
 
-  followUp(text: string): Promise<void> {
+  /** Queues a follow-up message (R20); one over `MAXIMUM_USER_MESSAGE_LENGTH` is refused. */
+  async followUp(text: string): Promise<void> {
+    checkMessageLength('The follow-up message', text);
     return sendingPayload('The follow-up message', text, () =>
       this.handle.signal(followUpSignal, text),
     );
@@ -303,6 +309,12 @@ export function startJob(
   options: StartJobOptions & { store?: JobStore } = {},
 ): Promise<AgentJob> {
   const workflowId = options.workflowId ?? `agent-${crypto.randomUUID()}`;
+  try {
+    // The workflow would fail the job as BadInput; over a size limit it would accept it.
+    if (input.policy !== undefined) checkPolicyLimits(parsePolicy(input.policy));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return sendingPayload("The job's input", input, () =>
     startWithJobAttributes((typedSearchAttributes) =>
       client.workflow.start(options.workflowType ?? AGENT_WORKFLOW_TYPE, {

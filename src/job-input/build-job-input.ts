@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parsePolicy } from '../policy/index.js';
+import { checkPolicyLimits, parsePolicy } from '../policy/index.js';
 import { parseModelName } from '../providers/model-provider.js';
 import { loadModelScript } from '../providers/model-script.js';
 import { baseUrlProblem, realProviderSpec } from '../providers/real-providers.js';
@@ -128,7 +128,9 @@ function checkPolicy(file: string, cwd: string): AgentJobInput['policy'] {
     throw new UsageError(`Policy file ${path} cannot be read (${(error as Error).message})`);
   }
   try {
-    return parsePolicy(JSON.parse(text));
+    const policy = parsePolicy(JSON.parse(text));
+    checkPolicyLimits(policy);
+    return policy;
   } catch (error) {
     throw new UsageError(`Policy file ${path}: ${(error as Error).message}`);
   }

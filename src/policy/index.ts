@@ -1,5 +1,14 @@
 export { createPolicyGate, type PolicyGateOptions } from './policy-gate.js';
-export { parsePolicy, ANY_TOOL, type Policy, type PolicyRule } from './policy-file.js';
+export {
+  parsePolicy,
+  checkPolicyLimits,
+  ANY_TOOL,
+  MAXIMUM_POLICY_PATTERN_LENGTH,
+  MAXIMUM_POLICY_REASON_LENGTH,
+  MAXIMUM_POLICY_RULES,
+  type Policy,
+  type PolicyRule,
+} from './policy-file.js';
 export {
   createWorkspacePolicy,
   createWorkspaceRule,

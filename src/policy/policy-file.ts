@@ -180,3 +180,41 @@ export function parsePolicy(json: unknown): Policy {
   if (!Array.isArray(json.rules)) throw invalid('rules', 'must be an array');
   return { rules: json.rules.map((rule: unknown, index) => parseRule(rule, index)) };
 }
+
+/** Characters of a rule's `reason`: it is shown with every call the rule blocks or holds. */
+export const MAXIMUM_POLICY_REASON_LENGTH = 2000;
+
+/** Characters of a rule's `pattern`. */
+export const MAXIMUM_POLICY_PATTERN_LENGTH = 2000;
+
+/** Rules of one policy: every tool call of a job is tried against each, in workflow code. */
+export const MAXIMUM_POLICY_RULES = 1000;
+
+/**
+ * The size limits of a policy that a client refuses before it starts a job (`dar run`, `dar
+ * batch`, `startJob`). Throws an Error naming the first rule over a limit. Not applied in the
+ * workflow, which accepts what earlier releases accepted: jobs started before the limits replay.
+ */
+export function checkPolicyLimits(policy: Policy): void {
+  if (policy.rules.length > MAXIMUM_POLICY_RULES) {
+    throw invalid(
+      'rules',
+      `has ${policy.rules.length} rules, over the limit of ${MAXIMUM_POLICY_RULES}`,
+    );
+  }
+  policy.rules.forEach((rule, index) => {
+    const where = `rules[${index}]`;
+    if (rule.reason.length > MAXIMUM_POLICY_REASON_LENGTH) {
+      throw invalid(
+        `${where}.reason`,
+        `has ${rule.reason.length} characters, over the limit of ${MAXIMUM_POLICY_REASON_LENGTH}`,
+      );
+    }
+    if (rule.pattern !== undefined && rule.pattern.length > MAXIMUM_POLICY_PATTERN_LENGTH) {
+      throw invalid(
+        `${where}.pattern`,
+        `has ${rule.pattern.length} characters, over the limit of ${MAXIMUM_POLICY_PATTERN_LENGTH}`,
+      );
+    }
+  });
+}

@@ -24,7 +24,7 @@ export interface JobApproval {
   toolName: string;
   /** The call's validated arguments as JSON, cut to {@link APPROVAL_ARGUMENTS_CHARS}. */
   args: string;
-  /** The policy rule's reason, shown to the approver. */
+  /** The policy rule's reason, shown to the approver (cut to {@link APPROVAL_REASON_CHARS} in the query's answer). */
   reason: string;
   /** Workflow time when the call started to wait. */
   requestedAt: number;
@@ -85,6 +85,11 @@ export type ApprovalEvent = ApprovalRequestedEvent | ApprovalDecidedEvent;
 
 /** Arguments longer than this (as JSON) are cut in the job's state and the query's answer. */
 export const APPROVAL_ARGUMENTS_CHARS = 2000;
+/**
+ * A reason longer than this is cut in the query's answer (a client other than `dar` may start a
+ * job with a longer one; `dar` refuses it, see `checkPolicyLimits`).
+ */
+export const APPROVAL_REASON_CHARS = 2000;
 /** Notes and names longer than this are refused by the update's validator. */
 export const APPROVAL_NOTE_CHARS = 2000;
 export const APPROVAL_BY_CHARS = 200;

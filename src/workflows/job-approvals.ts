@@ -8,6 +8,7 @@ import {
 import type { ApprovalDecision, ApprovalRequest, PreparedToolCall } from '../core/index.js';
 import {
   APPROVAL_ARGUMENTS_CHARS,
+  APPROVAL_REASON_CHARS,
   APPROVAL_BY_CHARS,
   APPROVAL_NOTE_CHARS,
   DECIDED_APPROVALS_KEPT,
@@ -24,6 +25,10 @@ import type { JobState } from './job-state.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
 
+function cutText(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
 function argumentsText(args: unknown): string {
   let text: string;
   try {
@@ -31,9 +36,7 @@ function argumentsText(args: unknown): string {
   } catch {
     text = String(args);
   }
-  return text.length <= APPROVAL_ARGUMENTS_CHARS
-    ? text
-    : `${text.slice(0, APPROVAL_ARGUMENTS_CHARS - 1)}…`;
+  return cutText(text, APPROVAL_ARGUMENTS_CHARS);
 }
 
 function rejected(type: string, message: string): ApplicationFailure {
@@ -157,7 +160,11 @@ export function installJobApprovals(options: JobApprovalsOptions) {
   setHandler(pendingApprovalsQuery, (): PendingApproval[] =>
     pendingApprovals(state)
       .slice(0, PENDING_APPROVALS_LIMIT)
-      .map(({ outcome: _outcome, ...pending }) => pending),
+      // The answer must stay far below gRPC's 4 MB, whatever reason a client's policy gave.
+      .map(({ outcome: _outcome, ...pending }) => ({
+        ...pending,
+        reason: cutText(pending.reason, APPROVAL_REASON_CHARS),
+      })),
   );
 
   return async function awaitApproval(

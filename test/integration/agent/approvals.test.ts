@@ -6,10 +6,13 @@ import {
   decideApproval,
   listPendingApprovals,
 } from '../../../src/client/approvals.js';
-import type { AgentJob } from '../../../src/client/job-client.js';
+import { AGENT_WORKFLOW_TYPE, getJob, type AgentJob } from '../../../src/client/job-client.js';
 import type { Message, ToolResultMessage } from '../../../src/core/index.js';
 import type { PolicyRule } from '../../../src/policy/policy-file.js';
-import type { PendingApproval } from '../../../src/workflows/approval-types.js';
+import {
+  APPROVAL_REASON_CHARS,
+  type PendingApproval,
+} from '../../../src/workflows/approval-types.js';
 import { pendingApprovalsQuery, statusQuery } from '../../../src/workflows/definitions.js';
 import type { SequencedEvent } from '../../../src/workflows/job-types.js';
 import { darPhaseKey } from '../../../src/workflows/search-attributes.js';
@@ -20,6 +23,7 @@ import {
   temporaryFolder,
   text,
   toolCall,
+  uniqueName,
   useAgentTestServer,
 } from '../../support/agent-harness.js';
 import { workflowRuns } from '../../support/workflow-history.js';
@@ -140,6 +144,37 @@ test('R22: an approved call runs; the wait is visible (DarPhase approval, query,
     expect.objectContaining({ toolCallId: 'asks', decision: 'approve', by: 'alice', note: 'fine' }),
   ]);
   expect(await acceptedUpdates(job)).toBe(1);
+});
+
+test('R22: a reason longer than dar allows, from a client that starts the workflow itself, is cut in the query answer; startJob refuses it', async () => {
+  const folder = temporaryFolder();
+  const longRule: PolicyRule = { ...pushRule, reason: 'why '.repeat(20_000) };
+  await expect(startApprovalJob(folder, 'echo needs-approval', [longRule])).rejects.toThrow(
+    /^Invalid policy: rules\[0\]\.reason: has 80000 characters, over the limit of 2000$/,
+  );
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [toolCall('asks', 'bash', { command: 'echo needs-approval' })],
+    },
+    { stopReason: 'stop', content: [text('done')] },
+  ]);
+  const workflowId = uniqueName('long-reason');
+  await server.environment.client.workflow.start(AGENT_WORKFLOW_TYPE, {
+    taskQueue: server.taskQueue,
+    workflowId,
+    args: [jobInput({ model, workspace: folder, policy: { rules: [longRule] } })],
+  });
+  const job = getJob(server.environment.client, workflowId, server.store);
+  const [pending] = await waitForPending(job);
+  expect(pending?.reason).toHaveLength(APPROVAL_REASON_CHARS);
+  expect(pending?.reason.endsWith('…')).toBe(true);
+  expect(pending?.reason.startsWith('why why')).toBe(true);
+  await decideApproval(server.environment.client, workflowId, {
+    toolCallId: 'asks',
+    decision: 'deny',
+  });
+  expect((await job.result()).outcome?.status).toBe('completed');
 });
 
 test('R22: a denied call never runs and the model reads the note; a second decision and an unknown id are refused', async () => {

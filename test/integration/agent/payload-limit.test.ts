@@ -2,7 +2,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { getJob, startJob } from '../../../src/client/job-client.js';
+import { MessageTooLongError } from '../../../src/client/message-length.js';
 import { PayloadTooLargeError } from '../../../src/client/payload-limit.js';
+import { MAXIMUM_USER_MESSAGE_LENGTH } from '../../../src/core/limits.js';
+import { followUpSignal } from '../../../src/workflows/definitions.js';
 import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { STORE_LARGE_MESSAGES_PATCH } from '../../../src/workflows/large-messages.js';
 import { MODEL_CALL_ACTIVITIES } from '../../../src/workflows/model-call-activities.js';
@@ -66,7 +69,7 @@ test('a job input over the payload limit is refused with its size and what to do
   ).rejects.toBeInstanceOf(WorkflowNotFoundError);
 });
 
-test('R20: a follow-up over the payload limit is refused; the job goes on and takes the next one', async () => {
+test('R20: a follow-up or steering message over the length limit is refused before it is sent; the job goes on and takes the next one', async () => {
   const folder = temporaryFolder();
   const model = scriptedModel(folder, [
     { stopReason: 'stop', content: [text('first answer')] },
@@ -78,12 +81,23 @@ test('R20: a follow-up over the payload limit is refused; the job goes on and ta
   );
   await waitUntilWaiting(job, 1);
 
-  await expect(job.followUp(OVERSIZED)).rejects.toThrow(
-    /^The follow-up message is 2\.5 MB as JSON/,
+  const overLimit = 'y'.repeat(MAXIMUM_USER_MESSAGE_LENGTH + 1);
+  await expect(job.followUp(overLimit)).rejects.toThrow(
+    `The follow-up message has ${MAXIMUM_USER_MESSAGE_LENGTH + 1} characters, over the limit of ${MAXIMUM_USER_MESSAGE_LENGTH}`,
   );
-  await expect(job.steer(OVERSIZED)).rejects.toBeInstanceOf(PayloadTooLargeError);
-  await job.followUp('a question of normal size');
+  await expect(job.steer(OVERSIZED)).rejects.toBeInstanceOf(MessageTooLongError);
+  // At the limit it is sent, and the next run reads it whole.
+  const atLimit = 'z'.repeat(MAXIMUM_USER_MESSAGE_LENGTH);
+  await job.followUp(atLimit);
+  const history = await job.handle.fetchHistory();
+  const signals = (history.events ?? []).filter(
+    (event) => event.workflowExecutionSignaledEventAttributes,
+  );
+  // Nothing refused reached the job's history.
+  expect(signals).toHaveLength(1);
   expect(await rolesAfterSecondRun(job)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  const transcript = await job.transcript();
+  expect(JSON.stringify(transcript[2])).toContain(atLimit);
 });
 
 test('a failure that is not about size passes through unchanged', async () => {
@@ -105,8 +119,9 @@ test('R20: follow-ups that together pass the payload limit are stored before the
   );
   const first = 'a'.repeat(1_200_000);
   const second = 'b'.repeat(1_200_000);
-  await job.followUp(first);
-  await job.followUp(second);
+  // Sent as a client other than `AgentJob` may send them, past its message length limit.
+  await job.handle.signal(followUpSignal, first);
+  await job.handle.signal(followUpSignal, second);
 
   // One turn takes both (2.4 MB together): the job goes on instead of failing its task.
   expect(await rolesAfterSecondRun(job)).toEqual([
