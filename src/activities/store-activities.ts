@@ -19,7 +19,7 @@ import { callModel } from './call-model.js';
 import { makeCompactContext } from './compact-context.js';
 import { progressWriterFor, type ProgressWrite } from './progress-writer.js';
 import type { ProviderPauses } from './provider-pauses.js';
-import type { ExecuteToolInput } from './execute-tool.js';
+import { TOOL_FAILURE, type ExecuteToolInput } from './execute-tool.js';
 import { openLiveModelCall } from '../live/live-model-call.js';
 import { openLiveToolCall } from '../live/live-tool-call.js';
 import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
@@ -34,7 +34,17 @@ import {
   rememberAnsweredCall,
   type StoredAnswer,
 } from './answered-calls.js';
-import { PAUSE_AFTER_MODEL_ANSWER, pauseForTest } from '../tools/test-pause.js';
+import {
+  PAUSE_AFTER_MODEL_ANSWER,
+  PAUSE_AFTER_TOOL_RESULT,
+  pauseForTest,
+} from '../tools/test-pause.js';
+import {
+  lookUpToolCallEnding,
+  rememberToolCallEnding,
+  type ToolCallActivity,
+  type ToolCallEnding,
+} from './answered-tool-calls.js';
 
 export type { TranscriptInput } from '../transcript/model-context.js';
 
@@ -97,6 +107,12 @@ export interface ModelCallLeftToPacing {
 
 export interface ExecuteToolWithStoreInput extends ExecuteToolInput {
   jobId: string;
+  /**
+   * Remember how the call ended (`answered-tool-calls.ts`), for a tool that is not replay-safe:
+   * when the attempt's completion is lost, the workflow looks its ending up instead of telling the
+   * model the call was interrupted. Release `2026-12h` on.
+   */
+  rememberEnding?: boolean;
   /** The job's turn, for the live stream's output updates. */
   turn?: number;
 }
@@ -331,6 +347,17 @@ export function createStoreActivities(
     let result;
     try {
       result = await executeTool(input, live?.onUpdate);
+    } catch (error) {
+      // The body's own error is the call's answer: remembered like a result (see below).
+      if (
+        input.rememberEnding &&
+        error instanceof ApplicationFailure &&
+        error.type === TOOL_FAILURE
+      ) {
+        const failure = error.message;
+        await withStoreRetry(() => rememberToolCallEnding(store, { failure }));
+      }
+      throw error;
     } finally {
       await live?.finish();
     }
@@ -346,7 +373,7 @@ export function createStoreActivities(
       isError: false,
       timestamp: 0,
     });
-    return {
+    const answer: ExecuteToolWithStoreResult = {
       content: [],
       ...(result.terminate === undefined ? {} : { terminate: result.terminate }),
       // Small and the workflow's to carry onto the tool result message.
@@ -354,6 +381,11 @@ export function createStoreActivities(
       contentRef,
       estimatedTokens,
     };
+    if (input.rememberEnding) {
+      await withStoreRetry(() => rememberToolCallEnding(store, { result: answer }));
+      await pauseForTest(PAUSE_AFTER_TOOL_RESULT);
+    }
+    return answer;
   }
 
   return {
@@ -374,6 +406,14 @@ export function makeLocalActivities(store: JobStore) {
   return {
     recordProgress: makeRecordProgress(store),
     storeCarriedMessages: makeStoreCarriedMessages(store),
+    /**
+     * How the lost attempt of a call of a tool that is not replay-safe ended, when it got as far
+     * as remembering it (`ExecuteToolWithStoreInput.rememberEnding`); null otherwise.
+     */
+    lookUpToolCallEnding: (
+      activity: ToolCallActivity,
+    ): Promise<ToolCallEnding<ExecuteToolWithStoreResult> | null> =>
+      withStoreRetry(() => lookUpToolCallEnding<ExecuteToolWithStoreResult>(store, activity)),
   };
 }
 

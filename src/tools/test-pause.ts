@@ -5,6 +5,8 @@ export const PAUSE_BEFORE_FILE_CHANGE = 'DAR_TEST_PAUSE_BEFORE_FILE_CHANGE';
 export const PAUSE_AFTER_FILE_CHANGE = 'DAR_TEST_PAUSE_AFTER_FILE_CHANGE';
 /** The model activity, held once the paid answer is stored and before it completes. */
 export const PAUSE_AFTER_MODEL_ANSWER = 'DAR_TEST_PAUSE_AFTER_MODEL_ANSWER';
+/** A call of a tool that is not replay-safe, held once its ending is remembered. */
+export const PAUSE_AFTER_TOOL_RESULT = 'DAR_TEST_PAUSE_AFTER_TOOL_RESULT';
 
 /**
  * Test hook, for crash tests only: when the environment variable `variable` names a file, appends

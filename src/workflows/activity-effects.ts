@@ -1,11 +1,23 @@
-import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ToolCallEnding } from '../activities/answered-tool-calls.js';
 import type { AgentActivities } from '../activities/index.js';
+import type { ExecuteToolWithStoreResult } from '../activities/store-activities.js';
 import { OPERATION_ABORTED, addUsage, type AgentLoopEffects } from '../core/index.js';
-import { toolActivityOptions } from './activity-options.js';
+import {
+  isReplaySafe,
+  storeLocalActivityOptions,
+  toolActivityOptions,
+} from './activity-options.js';
 import { failedAssistantMessage } from './failed-assistant-message.js';
 import { failureMessage } from './failure-message.js';
 import { modelCalls } from './model-calls.js';
-import { toolFailureMessage } from './tool-failure-message.js';
+import { isLostAttempt, toolFailureMessage } from './tool-failure-message.js';
 import { compactIfNeeded } from './context-compaction.js';
 import { storeBeforeModelCall } from './large-messages.js';
 import { countModelAnswer } from './context-tokens.js';
@@ -14,7 +26,7 @@ import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } fr
 import type { AgentJobInput } from './job-types.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
-import type { ReleaseFeatures } from './release-features.js';
+import { ANSWERED_TOOL_CALLS_FEATURE, type ReleaseFeatures } from './release-features.js';
 
 export interface ActivityEffectsOptions {
   input: AgentJobInput;
@@ -23,6 +35,21 @@ export interface ActivityEffectsOptions {
   publish: PublishJobState;
   isAborted: () => boolean;
   features: ReleaseFeatures;
+}
+
+const { lookUpToolCallEnding } = proxyLocalActivities<AgentActivities>(storeLocalActivityOptions);
+
+/**
+ * How a lost attempt of a call ended, when it got as far as remembering it (its worker died, or
+ * its completion was lost, after the body's output was stored); null for any other failure.
+ */
+async function lostAttemptEnding(
+  error: unknown,
+): Promise<ToolCallEnding<ExecuteToolWithStoreResult> | null> {
+  if (!(error instanceof ActivityFailure) || !isLostAttempt(error) || !error.activityId) {
+    return null;
+  }
+  return lookUpToolCallEnding({ runId: workflowInfo().runId, activityId: error.activityId });
 }
 
 /**
@@ -36,6 +63,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
   const { input, state, progress, publish, isAborted, features } = options;
   const jobId = workflowInfo().workflowId;
   const models = modelCalls(input.model, features);
+  const answeredToolCalls = features.has(ANSWERED_TOOL_CALLS_FEATURE);
   return {
     emit: (event) => progress.record(event),
     isAborted,
@@ -83,8 +111,17 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       const { executeToolWithStore } = proxyActivities<AgentActivities>(
         toolActivityOptions(call.tool),
       );
+      // A tool that must not run twice: how its one attempt ended is remembered, for when the
+      // attempt's completion is lost.
+      const rememberEnding = answeredToolCalls && !isReplaySafe(call.tool);
+      const tokensOf = ({ estimatedTokens, ...result }: ExecuteToolWithStoreResult) => {
+        if (estimatedTokens !== undefined && result.contentRef !== undefined) {
+          state.storedResultTokens[result.contentRef] = estimatedTokens;
+        }
+        return result;
+      };
       try {
-        const { estimatedTokens, ...result } = await executeToolWithStore({
+        const answer = await executeToolWithStore({
           jobId,
           toolName: call.tool.name,
           toolCallId: call.toolCall.id,
@@ -93,12 +130,13 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           // Turn too: a model may reuse a call id in a later turn (R24).
           idempotencyKey: `${jobId}/${state.modelCalls}/${call.toolCall.id}`,
           turn: state.modelCalls,
+          ...(rememberEnding ? { rememberEnding } : {}),
         });
-        if (estimatedTokens !== undefined && result.contentRef !== undefined) {
-          state.storedResultTokens[result.contentRef] = estimatedTokens;
-        }
-        return result;
+        return tokensOf(answer);
       } catch (error) {
+        const ending = rememberEnding ? await lostAttemptEnding(error) : null;
+        if (ending && 'result' in ending) return tokensOf(ending.result);
+        if (ending) throw new Error(ending.failure, { cause: error });
         throw new Error(toolFailureMessage(call.tool, error), { cause: error });
       }
     },

@@ -61,6 +61,14 @@ export const ATTRIBUTES_AT_START_FEATURE = 'dar-attributes-at-start';
  */
 export const LINEAR_SCHEMA_PATTERNS_FEATURE = 'dar-linear-schema-patterns';
 
+/**
+ * A call of a tool that is not replay-safe goes to `executeUnsafeToolWithStore` with two
+ * attempts: the second never runs the body, it returns how the first ended when the first got
+ * that far (its completion was lost: the worker died right after), else it reports the call
+ * interrupted, as the workflow did before. Never a patch of its own: release `2026-12h` on.
+ */
+export const ANSWERED_TOOL_CALLS_FEATURE = 'dar-answered-tool-calls';
+
 /** A release patch and the features that came only in release patches, up to it. */
 interface Release {
   patch: string;
@@ -79,7 +87,10 @@ const RELEASE_STEPS: readonly { patch: string; brought: readonly string[] }[] = 
   { patch: 'dar-features-2026-12e', brought: [FIRST_MODEL_CALL_UNLESS_PACED_FEATURE] },
   { patch: 'dar-features-2026-12f', brought: [SETUP_COMPARED_BY_VALUE_FEATURE] },
   { patch: 'dar-features-2026-12g', brought: [ATTRIBUTES_AT_START_FEATURE] },
-  { patch: 'dar-features-2026-12h', brought: [LINEAR_SCHEMA_PATTERNS_FEATURE] },
+  {
+    patch: 'dar-features-2026-12h',
+    brought: [LINEAR_SCHEMA_PATTERNS_FEATURE, ANSWERED_TOOL_CALLS_FEATURE],
+  },
 ];
 
 /**

@@ -2,11 +2,11 @@ import { TimeoutType } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import type { ToolSpec } from '../core/index.js';
 import { isReplaySafe } from './activity-options.js';
+import { INTERRUPTED_TOOL_CALL } from '../tools/interrupted-call.js';
 import { failureMessage } from './failure-message.js';
 
 /** What a lost attempt of a tool that must not run twice tells the model. */
-export const INTERRUPTED_TOOL_CALL =
-  'interrupted: this call may have partially run; check before retrying';
+export { INTERRUPTED_TOOL_CALL };
 
 /** Timeouts that end an attempt which may have started: a dead worker or a hung body. */
 const LOST_ATTEMPT_TIMEOUTS: ReadonlySet<TimeoutType | null | undefined> = new Set([
@@ -30,6 +30,11 @@ function lostAttemptReason(error: unknown): string | undefined {
   }
   if (!(cause instanceof TimeoutFailure)) return undefined;
   return LOST_ATTEMPT_TIMEOUTS.has(cause.timeoutType) ? cause.message : undefined;
+}
+
+/** Whether an activity's failure is a lost attempt: a timeout, or its worker shutting down. */
+export function isLostAttempt(error: unknown): boolean {
+  return lostAttemptReason(error) !== undefined;
 }
 
 /**

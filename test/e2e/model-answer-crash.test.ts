@@ -5,7 +5,7 @@
  * timeout); that attempt must return the stored answer, not send the request again and pay
  * twice. A real OpenAI-compatible server on 127.0.0.1 counts the requests.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODEL_CALL_ACTIVITIES } from '../../src/workflows/model-call-activities.js';
 import { FakeModelServer, sseReply } from '../integration/providers/fake-model-server.js';
@@ -19,7 +19,7 @@ import {
   startDar,
   type DarProcess,
 } from './support/dar.js';
-import { makeTempDir, removeDir } from './support/files.js';
+import { heldCalls, makeTempDir, removeDir } from './support/files.js';
 import { jobEvents, waitForCompletedJob } from './support/jobs.js';
 import {
   activityTypesBySchedule,
@@ -44,14 +44,6 @@ function startWorker(env: Record<string, string> = {}): DarProcess {
     env: { ...providerEnv, DAR_TASK_QUEUE: queue, ...env },
     timeoutMs: 170_000,
   });
-}
-
-function heldCalls(): number {
-  try {
-    return linesOf(readFileSync(marker, 'utf8')).length;
-  } catch {
-    return 0;
-  }
 }
 
 beforeAll(async () => {
@@ -102,7 +94,7 @@ test('R24: a worker killed after the paid answer was stored: the retry returns t
     'the model call held after its answer was stored',
     () => {
       if (!held.isRunning) throw new Error(`The worker exited:\n${held.stderr}`);
-      return heldCalls() === 1;
+      return heldCalls(marker) === 1;
     },
     { timeoutMs: 120_000 },
   );

@@ -10,6 +10,7 @@ import { builtinToolSpecs } from '../../src/tools/specs/index.js';
 import { toolActivityOptions } from '../../src/workflows/activity-options.js';
 import {
   INTERRUPTED_TOOL_CALL,
+  isLostAttempt,
   toolFailureMessage,
 } from '../../src/workflows/tool-failure-message.js';
 
@@ -83,6 +84,20 @@ describe('replay safety of tool calls', () => {
     expect(toolFailureMessage(builtinToolSpecs.read, shutDown())).toBe(
       'Worker is shutting down and this activity did not complete in time',
     );
+  });
+
+  it('R24: a lost attempt (timeout, worker shut down) is looked up; a failure the body reported is not', () => {
+    expect(isLostAttempt(heartbeatLost())).toBe(true);
+    expect(isLostAttempt(hung())).toBe(true);
+    expect(
+      isLostAttempt(
+        activityFailure(ApplicationFailure.retryable('shutting down', 'WorkerShutdown')),
+      ),
+    ).toBe(true);
+    expect(
+      isLostAttempt(activityFailure(ApplicationFailure.nonRetryable('exit 2', 'ToolFailure'))),
+    ).toBe(false);
+    expect(isLostAttempt(new Error('not an activity'))).toBe(false);
   });
 
   it("keeps the body's own error, and a safe tool's timeout, as they are", () => {

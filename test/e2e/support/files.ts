@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './dar.js';
@@ -53,4 +53,15 @@ export function finalTurn(text: string, delayMs?: number): ScriptAnswer {
   const answer: ScriptAnswer = { content: [{ type: 'text', text }], stopReason: 'stop' };
   if (delayMs !== undefined) answer.delayMs = delayMs;
   return answer;
+}
+
+/** How many calls a test pause holds (`pauseForTest`: one line per held call in its marker). */
+export function heldCalls(marker: string): number {
+  try {
+    return readFileSync(marker, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '').length;
+  } catch {
+    return 0;
+  }
 }
