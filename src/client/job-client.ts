@@ -14,7 +14,7 @@ import { LiveFilter } from './live-filter.js';
 import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
-import { checkPolicyLimits, parsePolicy } from '../policy/policy-file.js';
+import { checkPolicyLimits } from '../policy/policy-file.js';
 import { checkMessageLength } from './message-length.js';
 import { sendingPayload } from './payload-limit.js';
 import { startWithJobAttributes } from './start-attributes.js';
@@ -310,8 +310,8 @@ export function startJob(
 ): Promise<AgentJob> {
   const workflowId = options.workflowId ?? `agent-${crypto.randomUUID()}`;
   try {
-    // The workflow would fail the job as BadInput; over a size limit it would accept it.
-    if (input.policy !== undefined) checkPolicyLimits(parsePolicy(input.policy));
+    // Within the workflow's checks (a bad policy fails the job as BadInput), but past a size limit.
+    checkPolicyLimits(input.policy);
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }

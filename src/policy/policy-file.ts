@@ -192,29 +192,28 @@ export const MAXIMUM_POLICY_RULES = 1000;
 
 /**
  * The size limits of a policy that a client refuses before it starts a job (`dar run`, `dar
- * batch`, `startJob`). Throws an Error naming the first rule over a limit. Not applied in the
- * workflow, which accepts what earlier releases accepted: jobs started before the limits replay.
+ * batch`, `startJob`). Throws an Error naming the first rule over a limit. Only the sizes are
+ * checked, on a parsed policy or on one as a client sends it (the workflow checks the rest, and
+ * fails a bad policy as `BadInput`). Not applied in the workflow, which accepts what earlier
+ * releases accepted: jobs started before the limits replay.
  */
-export function checkPolicyLimits(policy: Policy): void {
-  if (policy.rules.length > MAXIMUM_POLICY_RULES) {
-    throw invalid(
-      'rules',
-      `has ${policy.rules.length} rules, over the limit of ${MAXIMUM_POLICY_RULES}`,
-    );
+export function checkPolicyLimits(policy: unknown): void {
+  if (!isPlainObject(policy) || !Array.isArray(policy.rules)) return;
+  const rules: unknown[] = policy.rules;
+  if (rules.length > MAXIMUM_POLICY_RULES) {
+    throw invalid('rules', `has ${rules.length} rules, over the limit of ${MAXIMUM_POLICY_RULES}`);
   }
-  policy.rules.forEach((rule, index) => {
-    const where = `rules[${index}]`;
-    if (rule.reason.length > MAXIMUM_POLICY_REASON_LENGTH) {
-      throw invalid(
-        `${where}.reason`,
-        `has ${rule.reason.length} characters, over the limit of ${MAXIMUM_POLICY_REASON_LENGTH}`,
-      );
-    }
-    if (rule.pattern !== undefined && rule.pattern.length > MAXIMUM_POLICY_PATTERN_LENGTH) {
-      throw invalid(
-        `${where}.pattern`,
-        `has ${rule.pattern.length} characters, over the limit of ${MAXIMUM_POLICY_PATTERN_LENGTH}`,
-      );
+  rules.forEach((rule, index) => {
+    if (!isPlainObject(rule)) return;
+    const limits = { reason: MAXIMUM_POLICY_REASON_LENGTH, pattern: MAXIMUM_POLICY_PATTERN_LENGTH };
+    for (const [field, limit] of Object.entries(limits)) {
+      const value = rule[field];
+      if (typeof value === 'string' && value.length > limit) {
+        throw invalid(
+          `rules[${index}].${field}`,
+          `has ${value.length} characters, over the limit of ${limit}`,
+        );
+      }
     }
   });
 }

@@ -5,7 +5,7 @@ import type { Message } from '../../../src/core/index.js';
 import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { STORE_CARRIED_MESSAGES_PATCH } from '../../../src/workflows/carried-messages.js';
 import { CONTINUE_AS_NEW_TOO_LARGE_PATCH } from '../../../src/workflows/continue-as-new-size.js';
-import { batchBudgetSignal } from '../../../src/workflows/definitions.js';
+import { batchBudgetSignal, followUpSignal } from '../../../src/workflows/definitions.js';
 import {
   jobInput,
   scriptedModel,
@@ -149,7 +149,8 @@ test('R20: follow-ups queued while a long run works are carried by reference: to
   // A prompt larger than a carried input may be: it is the transcript's first message.
   const prompt = `start ${'p'.repeat(100_000)}`;
   const job = await startTestJob(server, jobInput({ model, workspace: folder, prompt }));
-  for (const followUp of followUps) await job.followUp(followUp);
+  // Sent as a client other than `AgentJob` may send them, past its message length limit.
+  for (const followUp of followUps) await job.handle.signal(followUpSignal, followUp);
 
   // 2.7 MB of follow-ups were queued when the job continued as new: carried by value, the
   // server refuses the next run's input and the workflow task fails for good.
