@@ -410,10 +410,18 @@ export function makeLocalActivities(store: JobStore) {
      * How the lost attempt of a call of a tool that is not replay-safe ended, when it got as far
      * as remembering it (`ExecuteToolWithStoreInput.rememberEnding`); null otherwise.
      */
-    lookUpToolCallEnding: (
+    async lookUpToolCallEnding(
       activity: ToolCallActivity,
-    ): Promise<ToolCallEnding<ExecuteToolWithStoreResult> | null> =>
-      withStoreRetry(() => lookUpToolCallEnding<ExecuteToolWithStoreResult>(store, activity)),
+    ): Promise<ToolCallEnding<ExecuteToolWithStoreResult> | null> {
+      try {
+        return await lookUpToolCallEnding<ExecuteToolWithStoreResult>(store, activity);
+      } catch (error) {
+        // An outage: retried by the local activity's policy, the job waits for the store. A
+        // record that cannot be read counts as none: the call is reported interrupted.
+        if (isRetryableStoreError(error)) throw error;
+        return null;
+      }
+    },
   };
 }
 

@@ -49,7 +49,15 @@ async function lostAttemptEnding(
   if (!(error instanceof ActivityFailure) || !isLostAttempt(error) || !error.activityId) {
     return null;
   }
-  return lookUpToolCallEnding({ runId: workflowInfo().runId, activityId: error.activityId });
+  try {
+    return await lookUpToolCallEnding({
+      runId: workflowInfo().runId,
+      activityId: error.activityId,
+    });
+  } catch {
+    // Not found out (the run was cancelled meanwhile, say): the call is reported interrupted.
+    return null;
+  }
 }
 
 /**
