@@ -16,6 +16,7 @@ import {
   type BenchServer,
 } from './bench-environment.js';
 import { benchCliStartup } from './cli-startup.js';
+import { buildClusterServer } from './cluster-build.js';
 import { benchHistoryGrowth } from './history-growth.js';
 import { benchLongJob } from './long-job.js';
 import { benchRatePacing } from './rate-pacing.js';
@@ -117,6 +118,13 @@ const resultsFile = `${resultsFolder}${quick ? 'quick-' : ''}${startedAt.replace
 function saveResults(): void {
   mkdirSync(resultsFolder, { recursive: true });
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/** Why the cluster case cannot run, when it was selected and its server could not be built. */
+const clusterUnavailable = runs('turn-overhead-cluster') ? buildClusterServer() : undefined;
+if (clusterUnavailable !== undefined) {
+  results.turnOverheadCluster = { skipped: clusterUnavailable };
+  console.error(`\nThe cluster case will not run: ${clusterUnavailable}`);
 }
 
 if (runs('cli-startup')) {
@@ -244,7 +252,7 @@ if (runs('turn-overhead-file')) {
   await fileServer.teardown();
 }
 
-if (runs('turn-overhead-cluster')) {
+if (runs('turn-overhead-cluster') && clusterUnavailable === undefined) {
   // Last, alone on the machine: the cluster's server, its PostgreSQL (flushing each commit) and
   // the job store there, as `dar` runs with TEMPORAL_ADDRESS and DAR_STORE_URL set.
   const cluster = await startBenchCluster();
