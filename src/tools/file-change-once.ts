@@ -4,7 +4,7 @@ import { throwIfAborted } from './abort.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { errorCode } from './error-code.js';
 import { describeFileError } from './file-errors.js';
-import { readRegularFile } from './regular-file.js';
+import { hashRegularFile, readRegularFile } from './regular-file.js';
 import { PAUSE_AFTER_FILE_CHANGE, PAUSE_BEFORE_FILE_CHANGE, pauseForTest } from './test-pause.js';
 import { ABSENT } from './tool-journal.js';
 import type { ToolExecutionContext } from './tool-implementation.js';
@@ -22,14 +22,16 @@ export interface FileChangeRequest {
   /** The path as the model wrote it, for messages. */
   displayPath: string;
   /**
-   * Works out the change from the file's current text (undefined: no such file). Throws to
+   * Works out the change from the file's current text (undefined: no such file, or a change
+   * that does not read it, see `maximumCurrentBytes`). Throws to
    * refuse (the message is the call's error). Not called when the journal shows the change
    * already happened.
    */
   plan(current: string | undefined): PlannedChange;
   /**
-   * Bytes of the current file this change may load (`plan` works on its text); larger, the
-   * call is refused. Default: no limit (the file is loaded for its hash only).
+   * Set when `plan` works on the current text: the bytes of the current file it may load;
+   * larger, the call is refused. Unset: `plan` is given no text (undefined), and the current
+   * file, of any size, is read in chunks for its hash only.
    */
   maximumCurrentBytes?: number;
 }
@@ -38,14 +40,23 @@ function contentHash(content: Buffer | string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-async function readCurrent(path: string, request: FileChangeRequest, signal: AbortSignal) {
+/** The current file's hash, and its text when the plan reads it; undefined: no such file. */
+async function readCurrent(
+  path: string,
+  request: FileChangeRequest,
+  signal: AbortSignal,
+): Promise<{ hash: string; text?: string } | undefined> {
   try {
-    return await readRegularFile(
+    if (request.maximumCurrentBytes === undefined) {
+      return { hash: await hashRegularFile(path, request.displayPath, signal) };
+    }
+    const content = await readRegularFile(
       path,
       request.displayPath,
       signal,
-      request.maximumCurrentBytes ?? Number.POSITIVE_INFINITY,
+      request.maximumCurrentBytes,
     );
+    return { hash: contentHash(content), text: content.toString('utf8') };
   } catch (error) {
     throwIfAborted(signal);
     if (errorCode(error) === 'ENOENT') return undefined;
@@ -73,7 +84,7 @@ export async function changeFileOnce(
   // The real file: a symlink inside the workspace is written through, not replaced.
   const target = await realLocation(request.path);
   const current = await readCurrent(target, request, context.signal);
-  const currentHash = current === undefined ? ABSENT : contentHash(current);
+  const currentHash = current === undefined ? ABSENT : current.hash;
   const key = context.idempotencyKey;
   const recorded = await context.journal.get(key);
   if (recorded && currentHash === recorded.after) return recorded.result;
@@ -84,7 +95,7 @@ export async function changeFileOnce(
     );
   }
 
-  const planned = request.plan(current?.toString('utf8'));
+  const planned = request.plan(current?.text);
   // Checked once before writing, not during: the journal and the file must agree.
   throwIfAborted(context.signal);
   await context.journal.put(key, {

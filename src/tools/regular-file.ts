@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { quoteBounded } from '../core/index.js';
 
 /**
@@ -22,6 +23,50 @@ export async function readRegularFile(
   signal: AbortSignal,
   maximumBytes = MAXIMUM_FILE_BYTES,
 ): Promise<Buffer> {
+  const handle = await openRegularFile(path, displayPath);
+  try {
+    const stats = await handle.stat();
+    if (stats.size > maximumBytes) {
+      throw new Error(
+        `${quoteBounded(displayPath)} is ${stats.size} bytes, over the limit of ` +
+          `${maximumBytes} bytes for this tool; look at parts of it with bash ` +
+          '(head, tail, sed -n, grep)',
+      );
+    }
+    return await handle.readFile({ signal });
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The SHA-256 (hex) of a regular file's content, read in chunks: memory stays small whatever
+ * the file's size. Refuses what `readRegularFile` refuses, except for size.
+ */
+export async function hashRegularFile(
+  path: string,
+  displayPath: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const handle = await openRegularFile(path, displayPath);
+  try {
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+    for (;;) {
+      signal.throwIfAborted();
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) return hash.digest('hex');
+      hash.update(chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const HASH_CHUNK_BYTES = 1024 * 1024;
+
+/** Opens `path` to read if it is a regular file (without waiting on a pipe), or throws why not. */
+async function openRegularFile(path: string, displayPath: string): Promise<FileHandle> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = await handle.stat();
@@ -34,15 +79,9 @@ export async function readRegularFile(
           'so it was not read',
       );
     }
-    if (stats.size > maximumBytes) {
-      throw new Error(
-        `${quoteBounded(displayPath)} is ${stats.size} bytes, over the limit of ` +
-          `${maximumBytes} bytes for this tool; look at parts of it with bash ` +
-          '(head, tail, sed -n, grep)',
-      );
-    }
-    return await handle.readFile({ signal });
-  } finally {
+    return handle;
+  } catch (error) {
     await handle.close();
+    throw error;
   }
 }

@@ -126,6 +126,19 @@ describe('files too large to load whole', () => {
     expect(await readFile(big, 'utf8')).toBe('small');
   }, 30_000);
 
+  it('write replaces a file past what Node can load whole (2 GiB), reading it only for its hash', async () => {
+    const huge = join(folders.workspace, 'huge.bin');
+    // Sparse: a real size, no disk space. Loading it whole fails (ERR_FS_FILE_TOO_LARGE).
+    await writeFile(huge, '');
+    await truncate(huge, 2 ** 31 + 1);
+    const result = await writeTool.execute(
+      { path: 'huge.bin', content: 'small' },
+      createToolContext(folders.workspace),
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'Wrote 5 bytes to huge.bin' }]);
+    expect(await readFile(huge, 'utf8')).toBe('small');
+  }, 120_000);
+
   it('a device such as /dev/zero is refused, not read without end', async () => {
     const outcome = await outcomeWithin(
       readTool.execute({ path: '/dev/zero' }, createToolContext('/dev')),
