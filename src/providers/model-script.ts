@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { STOP_REASONS, type AssistantContent, type StopReason } from '../core/index.js';
 
 /** One scripted model answer, as written in a script file. */
@@ -97,17 +97,44 @@ function checkAnswer(path: string, index: number, answer: unknown): ScriptedAnsw
   return checked;
 }
 
-/** Reads and checks a model script: a JSON array of answers. Throws a message naming the flaw. */
-export function loadModelScript(path: string): ScriptedAnswer[] {
-  let text: string;
+/** A model script larger than this is refused: a job names the file, and the worker reads it. */
+export const MAXIMUM_MODEL_SCRIPT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The script's text. A job names the path and the worker reads it on its event loop: a pipe
+ * with no writer would block every job of the worker for ever, and a device such as /dev/zero
+ * would fill its memory, so only a regular file within the size limit is read.
+ */
+function readScriptFile(path: string): string {
+  let descriptor: number | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) {
+      throw new Error(
+        `Model script ${path}: not a regular file (a folder, pipe, device or socket)`,
+      );
+    }
+    if (stats.size > MAXIMUM_MODEL_SCRIPT_BYTES) {
+      throw new Error(
+        `Model script ${path}: ${stats.size} bytes, over the limit of ${MAXIMUM_MODEL_SCRIPT_BYTES}`,
+      );
+    }
+    return readFileSync(descriptor, 'utf8');
   } catch (error) {
+    if (error instanceof Error && error.message.startsWith('Model script ')) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`Model script ${path}: cannot be read (${code ?? String(error)})`, {
       cause: error,
     });
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
   }
+}
+
+/** Reads and checks a model script: a JSON array of answers. Throws a message naming the flaw. */
+export function loadModelScript(path: string): ScriptedAnswer[] {
+  const text = readScriptFile(path);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
