@@ -8,6 +8,7 @@ import type {
   UserMessage,
 } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
+import { NotJsonError } from '../store/canonical-json.js';
 import { isRetryableStoreError, ObjectNotFound } from '../store/store-errors.js';
 import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
@@ -337,6 +338,21 @@ export function createStoreActivities(
     return callModelWithStore(input);
   }
 
+  /**
+   * Stores a call's output. The result is plain JSON already (`boundToolResult`); one the store
+   * still refuses (nested past its depth limit) is stored as a note saying why, since the body
+   * has run and the call must not fail for it.
+   */
+  async function putToolOutput(output: { content: unknown; details: unknown }): Promise<ObjectRef> {
+    try {
+      return await objects.putObject(output);
+    } catch (error) {
+      if (!(error instanceof NotJsonError)) throw error;
+      const note = `[The tool's output was dropped: the job store cannot keep it (${error.message}).]`;
+      return objects.putObject({ content: [{ type: 'text', text: note }], details: null });
+    }
+  }
+
   /** One prepared call's body; its content and details are stored, a reference comes back. */
   async function executeToolWithStore(
     input: ExecuteToolWithStoreInput,
@@ -363,7 +379,7 @@ export function createStoreActivities(
     }
     // The body has run (and may not be safe to run again): wait out a store outage.
     const contentRef = await withStoreRetry(() =>
-      objects.putObject({ content: result.content, details: result.details ?? null }),
+      putToolOutput({ content: result.content, details: result.details ?? null }),
     );
     const estimatedTokens = estimateMessageTokens({
       role: 'toolResult',

@@ -1,4 +1,5 @@
 import { boundToolResult } from '../../../src/activities/bound-tool-result.js';
+import { canonicalJson } from '../../../src/store/canonical-json.js';
 import {
   MAXIMUM_TOOL_DETAILS_LENGTH,
   MAXIMUM_TOOL_OUTPUT_BYTES,
@@ -56,5 +57,39 @@ describe('tool output bounds (every tool, in the executeTool activity)', () => {
       content: [{ type: 'image', data: 'A'.repeat(2_000_000), mimeType: 'image/png' }],
     });
     expect(textOf(bounded)).toMatch(/^\[Image dropped: 2000000 characters of base64/);
+  });
+
+  test('the result is plain JSON as JSON carries it, so that the store keeps it (canonical JSON)', () => {
+    const bounded = boundToolResult({
+      content: [{ type: 'text', text: 'ok' }],
+      details: { at: new Date(0), ratio: Number.NaN, list: [undefined], gone: undefined },
+      usage: {
+        input: Number.POSITIVE_INFINITY,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 1,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+    });
+    expect(bounded.details).toEqual({ at: '1970-01-01T00:00:00.000Z', ratio: null, list: [null] });
+    expect(bounded.usage?.input).toBeNull();
+    expect(() =>
+      canonicalJson({ content: bounded.content, details: bounded.details }),
+    ).not.toThrow();
+    expect(() => canonicalJson(bounded.usage)).not.toThrow();
+  });
+
+  test('what JSON cannot write at all (a cycle, a bigint) is replaced by a note', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const details = boundToolResult({ content: [], details: cycle }).details;
+    expect(details).toEqual({ omitted: expect.stringMatching(/JSON cannot write them/) as string });
+    const content = boundToolResult({
+      content: [{ type: 'text', text: 'x', extra: 10n } as never],
+      details: 10n,
+    });
+    expect(textOf(content)).toMatch(/^\[The tool's output was dropped: JSON cannot write it/);
+    expect(content.details).toEqual({ omitted: expect.stringMatching(/JSON cannot/) as string });
   });
 });
