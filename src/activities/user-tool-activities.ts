@@ -1,12 +1,17 @@
 import { ApplicationFailure } from '@temporalio/common';
 import {
   MAXIMUM_ARGUMENTS_LENGTH,
+  MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH,
   MAXIMUM_ERROR_TEXT_LENGTH,
   messageOf,
   quoteBounded,
 } from '../core/index.js';
 import type { ToolImplementation } from '../tools/tool-implementation.js';
-import { ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE } from '../tools/user/failure-types.js';
+import {
+  ARGUMENT_SHIM_FAILURE,
+  NO_TOOLS_HERE,
+  TOOLS_TOO_LARGE,
+} from '../tools/user/failure-types.js';
 import { describeToolSpec, type DescribedTools } from '../tools/user/tool-description.js';
 
 export interface PrepareToolArgumentsInput {
@@ -23,10 +28,26 @@ export function createUserToolActivities(tools: ReadonlyMap<string, ToolImplemen
   return {
     async describeTools(names: string[]): Promise<DescribedTools> {
       const described: DescribedTools = { tools: [], unknown: [] };
+      let length = 0;
       for (const name of names) {
         const tool = tools.get(name);
-        if (tool) described.tools.push(describeToolSpec(tool.spec));
-        else described.unknown.push(name);
+        if (!tool) {
+          described.unknown.push(name);
+          continue;
+        }
+        const description = describeToolSpec(tool.spec);
+        length += JSON.stringify(description).length;
+        described.tools.push(description);
+      }
+      // Refused before history records it (a marker over the payload limit stops the job).
+      if (length > MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH) {
+        throw ApplicationFailure.nonRetryable(
+          `The job's ${described.tools.length} worker tools are described in ${length} ` +
+            `characters of JSON together, over the limit of ` +
+            `${MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH}: give the job fewer tools, or shorter ` +
+            'descriptions and schemas',
+          TOOLS_TOO_LARGE,
+        );
       }
       return described;
     },

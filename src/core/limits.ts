@@ -136,3 +136,11 @@ export function jsonLength(value: unknown): number {
  * larger tool when it starts.
  */
 export const MAXIMUM_TOOL_DESCRIPTION_LENGTH = 64 * 1024;
+
+/**
+ * The JSON of all the worker-given tools one job names, together: their descriptions are
+ * recorded in the job's history at each run's start, and sent with the model's setup. Each one
+ * within its own limit, forty of them could still pass Temporal's 2 MB payload limit, which
+ * would stop the job with no clear error; past this, the job fails at its start as `BadInput`.
+ */
+export const MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH = 1024 * 1024;

@@ -1,6 +1,10 @@
 import { ActivityFailure, ApplicationFailure, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/index.js';
-import { ARGUMENT_SHIM_FAILURE, NO_TOOLS_HERE } from '../tools/user/failure-types.js';
+import {
+  ARGUMENT_SHIM_FAILURE,
+  NO_TOOLS_HERE,
+  TOOLS_TOO_LARGE,
+} from '../tools/user/failure-types.js';
 import { HostFailure, type ToolSpec } from '../core/index.js';
 import { specOfDescription } from '../tools/user/tool-description.js';
 import { BAD_INPUT } from './job-input-check.js';
@@ -25,9 +29,17 @@ const { describeTools, prepareToolArguments } = proxyLocalActivities<AgentActivi
   },
 });
 
+/**
+ * The application failure a local activity failed with. The workflow receives it bare, not
+ * inside an `ActivityFailure` as a (remote) activity's failure comes; both shapes are read.
+ */
+function applicationFailureOf(error: unknown): ApplicationFailure | undefined {
+  const failure = error instanceof ActivityFailure ? error.cause : error;
+  return failure instanceof ApplicationFailure ? failure : undefined;
+}
+
 function failureType(error: unknown): string | undefined {
-  const cause = error instanceof ActivityFailure ? error.cause : undefined;
-  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+  return applicationFailureOf(error)?.type ?? undefined;
 }
 
 /** A worker-side shim (R7): its thrown message becomes the call's error result. */
@@ -35,8 +47,9 @@ async function runArgumentShim(toolName: string, rawArguments: unknown): Promise
   try {
     return await prepareToolArguments({ toolName, rawArguments });
   } catch (error) {
-    if (failureType(error) === ARGUMENT_SHIM_FAILURE && error instanceof ActivityFailure) {
-      throw new Error(error.cause?.message ?? 'The argument shim failed', { cause: error });
+    if (failureType(error) === ARGUMENT_SHIM_FAILURE) {
+      const message = applicationFailureOf(error)?.message ?? 'The argument shim failed';
+      throw new Error(message, { cause: error });
     }
     // A read-only worker took the task: not the call's failure; another worker runs the shim.
     if (failureType(error) === NO_TOOLS_HERE) {
@@ -68,6 +81,10 @@ export async function resolveUserTools(
     // A read-only worker took the task: failing the task hands it to a worker with tools.
     if (failureType(error) === NO_TOOLS_HERE) {
       throw new Error('No tools on this worker', { cause: error });
+    }
+    if (failureType(error) === TOOLS_TOO_LARGE) {
+      const message = applicationFailureOf(error)?.message ?? TOOLS_TOO_LARGE;
+      throw ApplicationFailure.nonRetryable(message, BAD_INPUT);
     }
     throw error;
   }

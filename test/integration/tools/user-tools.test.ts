@@ -47,6 +47,44 @@ const noteTool = defineTool({
   },
 });
 
+/**
+ * Returns what JSON does not carry as it is: a Date, NaN, an undefined array item, a class
+ * instance, in its details and usage. Appends a line to `stamps.txt` each time its body runs.
+ */
+const stampTool = defineTool({
+  name: 'stamp',
+  description: 'Stamps the time.',
+  parameters: Type.Object({}),
+  async execute(_args, context) {
+    writeFileSync(join(context.workspace, 'stamps.txt'), 'ran\n', { flag: 'a' });
+    return {
+      content: [{ type: 'text', text: 'stamped' }],
+      details: {
+        at: new Date(Date.UTC(2026, 11, 6, 12, 0, 0)),
+        ratio: Number.NaN,
+        list: [1, undefined, 3],
+        where: new URL('https://example.com/a'),
+      },
+      usage: { ...emptyUsage(), input: Number.POSITIVE_INFINITY },
+    };
+  },
+});
+
+/**
+ * Forty tools of about 60 KB of description each: every one within the limit of one tool's
+ * description, 2.4 MB together, past Temporal's payload limit if a job names them all.
+ */
+const bulkyTools = Array.from({ length: 40 }, (_, index) =>
+  defineTool({
+    name: `bulky_${index}`,
+    description: `Tool ${index}. ${'Long documentation. '.repeat(3_000)}`,
+    parameters: Type.Object({}),
+    async execute() {
+      return { content: [{ type: 'text', text: 'never run' }] };
+    },
+  }),
+);
+
 /** Parameters as plain JSON Schema (no TypeBox). */
 const shoutTool = defineTool({
   name: 'shout',
@@ -127,7 +165,9 @@ beforeAll(async () => {
     tools: [
       noteTool,
       shoutTool,
+      stampTool,
       titleTool,
+      ...bulkyTools,
       greetTool,
       waitTool,
       countTool,
@@ -226,6 +266,86 @@ test('R8: a schema pattern meets a long argument the model chose: the preflight 
     (event) => event.workflowTaskFailedEventAttributes,
   );
   expect(failedTasks).toEqual([]);
+}, 120_000);
+
+test('R16: a result JSON does not carry as it is (a Date, NaN, a class instance) is stored as JSON carries it; the call succeeds and its body runs once', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'toolUse', content: [toolCall('st1', 'stamp', {})] },
+    { stopReason: 'stop', content: [text('stamped')] },
+  ]);
+  const job = await startTestJob(server, jobInput({ model, workspace: folder, tools: ['stamp'] }));
+  const { messages } = await job.result();
+  const [result] = toolResults(messages);
+  expect(result?.isError).toBe(false);
+  expect(resultText(result)).toBe('stamped');
+  expect(result?.details).toEqual({
+    at: '2026-12-06T12:00:00.000Z',
+    ratio: null,
+    list: [1, null, 3],
+    where: 'https://example.com/a',
+  });
+  expect(result?.usage?.input).toBeNull();
+  // The body ran once: the model was not told the call failed, and nothing ran it again.
+  expect(readFileSync(join(folder, 'stamps.txt'), 'utf8')).toBe('ran\n');
+});
+
+test("a job naming worker tools whose descriptions together pass the job's limit fails at once as BadInput, saying so", async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, tools: bulkyTools.map((tool) => tool.spec.name) }),
+  );
+  const error: unknown = await job.handle.result().then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  const cause = (error as WorkflowFailedError).cause;
+  expect((cause as ApplicationFailure).type).toBe('BadInput');
+  expect(cause?.message).toMatch(
+    /^The job's 40 worker tools are described in \d+ characters of JSON together, over the limit of 1048576/,
+  );
+});
+
+test("a job's first workflow task taken by a workflow-only worker (a reader's, with no tools) moves to a worker that has them; the job does not fail", async () => {
+  const taskQueue = uniqueName('user-tools-reader-first');
+  const reader = await createAgentWorker({
+    connection: server.environment.nativeConnection,
+    taskQueue,
+    store: server.store,
+    workflowsOnly: true,
+  });
+  const readerRun = reader.run();
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'toolUse', content: [toolCall('n1', 'note', { line: 'moved', times: 1 })] },
+    { stopReason: 'stop', content: [text('done')] },
+  ]);
+  const job = await startTestJob(
+    { ...server, taskQueue },
+    jobInput({ model, workspace: folder, tools: ['note'] }),
+  );
+  // The reader took the first task and could not describe the job's tool.
+  await waitFor(async () => {
+    const { events } = await job.handle.fetchHistory();
+    return (events ?? []).some((event) => event.workflowTaskFailedEventAttributes);
+  }, 'the reader to give the task back');
+  reader.shutdown();
+  await readerRun;
+
+  const withTools = await createAgentWorker({
+    connection: server.environment.nativeConnection,
+    taskQueue,
+    store: server.store,
+    tools: [noteTool],
+  });
+  const { messages } = await withTools.runUntil(job.result());
+  expect(toolResults(messages).map((result) => [result.toolCallId, result.isError])).toEqual([
+    ['n1', false],
+  ]);
+  expect(readFileSync(join(folder, 'notes.txt'), 'utf8')).toBe('moved\n');
 }, 120_000);
 
 test('a job naming a tool no worker knows fails at once as BadInput', async () => {
