@@ -23,12 +23,11 @@ export async function readRegularFile(
   signal: AbortSignal,
   maximumBytes = MAXIMUM_FILE_BYTES,
 ): Promise<Buffer> {
-  const handle = await openRegularFile(path, displayPath);
+  const { handle, size } = await openRegularFile(path, displayPath);
   try {
-    const stats = await handle.stat();
-    if (stats.size > maximumBytes) {
+    if (size > maximumBytes) {
       throw new Error(
-        `${quoteBounded(displayPath)} is ${stats.size} bytes, over the limit of ` +
+        `${quoteBounded(displayPath)} is ${size} bytes, over the limit of ` +
           `${maximumBytes} bytes for this tool; look at parts of it with bash ` +
           '(head, tail, sed -n, grep)',
       );
@@ -48,7 +47,7 @@ export async function hashRegularFile(
   displayPath: string,
   signal: AbortSignal,
 ): Promise<string> {
-  const handle = await openRegularFile(path, displayPath);
+  const { handle } = await openRegularFile(path, displayPath);
   try {
     const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
@@ -65,8 +64,14 @@ export async function hashRegularFile(
 
 const HASH_CHUNK_BYTES = 1024 * 1024;
 
-/** Opens `path` to read if it is a regular file (without waiting on a pipe), or throws why not. */
-async function openRegularFile(path: string, displayPath: string): Promise<FileHandle> {
+/**
+ * Opens `path` to read if it is a regular file (without waiting on a pipe), with its size, or
+ * throws why not.
+ */
+async function openRegularFile(
+  path: string,
+  displayPath: string,
+): Promise<{ handle: FileHandle; size: number }> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = await handle.stat();
@@ -79,7 +84,7 @@ async function openRegularFile(path: string, displayPath: string): Promise<FileH
           'so it was not read',
       );
     }
-    return handle;
+    return { handle, size: stats.size };
   } catch (error) {
     await handle.close();
     throw error;
