@@ -32,21 +32,3 @@ export async function readStoredEvents(
   const page = await store.readEvents(jobId, { afterSeq, limit, maxBytes: EVENT_PAGE_BYTES });
   return Promise.all(page.map((stored) => hydrateEvent(read, stored.seq, stored.event)));
 }
-
-/** Every stored event after `afterSeq`, read page by page until a page is empty. */
-export async function readAllStoredEvents(
-  store: JobStore,
-  read: ReadObject,
-  jobId: string,
-  afterSeq = 0,
-): Promise<SequencedEvent[]> {
-  const events: SequencedEvent[] = [];
-  let seq = afterSeq;
-  for (;;) {
-    const page = await readStoredEvents(store, read, jobId, seq);
-    const last = page.at(-1);
-    if (!last) return events;
-    events.push(...page);
-    seq = last.seq;
-  }
-}

@@ -5,20 +5,22 @@ import {
 import type { SequencedEvent } from '../../workflows/job-types.js';
 import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
-import { finishedJobEvents, upToFirstEnd } from '../finished-job-events.js';
+import { passFinishedJobEvents } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
 import { UsageError, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 /**
- * A finished job's events, from the job store alone (see {@link finishedJobEvents}); undefined
- * when the store does not say the job ended.
+ * Prints a finished job's events from the job store alone (see {@link passFinishedJobEvents});
+ * false when the store does not say the job ended.
  */
-async function eventsOfFinishedJob(
+async function printEventsOfFinishedJob(
   stateDir: string | undefined,
   jobId: string,
   afterSeq: number,
-): Promise<SequencedEvent[] | undefined> {
+  print: (event: SequencedEvent) => void,
+  stopAtEnd: boolean,
+): Promise<boolean> {
   let settings;
   try {
     settings = resolveConnectionSettings(process.env, stateDir ? { stateDir } : {});
@@ -28,7 +30,10 @@ async function eventsOfFinishedJob(
   }
   const store = await openCliJobStore(settings, stateDir);
   try {
-    return await finishedJobEvents(store, jobId, afterSeq);
+    return await passFinishedJobEvents(store, jobId, afterSeq, print, {
+      stopAtEnd,
+      signal: stdoutClosed,
+    });
   } finally {
     await store.close();
   }
@@ -60,9 +65,8 @@ export async function eventsCommand(argv: string[]): Promise<number> {
   const print = (event: SequencedEvent) => printer.event(event);
 
   // A finished job is read from the store at once, without connecting to Temporal.
-  const finished = await eventsOfFinishedJob(values['state-dir'], jobId, afterSeq);
-  if (finished) {
-    for (const event of values.follow ? upToFirstEnd(finished) : finished) print(event);
+  const stopAtEnd = values.follow ?? false;
+  if (await printEventsOfFinishedJob(values['state-dir'], jobId, afterSeq, print, stopAtEnd)) {
     return EXIT_OK;
   }
 
