@@ -5,6 +5,7 @@ import {
 import type { SequencedEvent } from '../../workflows/job-types.js';
 import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
+import { passEventPages } from '../event-pages.js';
 import { passFinishedJobEvents } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
@@ -98,9 +99,12 @@ export async function eventsCommand(argv: string[]): Promise<number> {
       return EXIT_FAILED;
     }
     // Pages are bounded in size too, so a short page is not the last one: read until an empty
-    // page, all in one read (on a finished job, each read may need a workflow-only worker).
-    const events = await readJob(connection, job, (reader) => reader.allEvents(afterSeq));
-    for (const event of events) print(event);
+    // page, each printed as it comes. The read may be tried again on a workflow-only worker of
+    // this command's own; the cursor keeps what was printed from being printed twice.
+    const cursor = { seq: afterSeq };
+    await readJob(connection, job, (reader) =>
+      passEventPages((seq) => reader.events(seq), cursor, print, { signal: stdoutClosed }),
+    );
     return EXIT_OK;
   } finally {
     await connection.close();
