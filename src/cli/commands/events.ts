@@ -101,9 +101,9 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     // Pages are bounded in size too, so a short page is not the last one: read until an empty
     // page, each printed as it comes. The read may be tried again on a workflow-only worker of
     // this command's own; the cursor keeps what was printed from being printed twice.
-    const cursor = { seq: afterSeq };
+    const printed = { seq: afterSeq };
     await readJob(connection, job, (reader) =>
-      passEventPages((seq) => reader.events(seq), cursor, print, { signal: stdoutClosed }),
+      passEventPages((seq) => reader.events(seq), printed, print, { signal: stdoutClosed }),
     );
     return EXIT_OK;
   } finally {
