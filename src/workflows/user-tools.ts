@@ -38,21 +38,15 @@ function applicationFailureOf(error: unknown): ApplicationFailure | undefined {
   return failure instanceof ApplicationFailure ? failure : undefined;
 }
 
-function failureType(error: unknown): string | undefined {
-  return applicationFailureOf(error)?.type ?? undefined;
-}
-
 /** A worker-side shim (R7): its thrown message becomes the call's error result. */
 async function runArgumentShim(toolName: string, rawArguments: unknown): Promise<unknown> {
   try {
     return await prepareToolArguments({ toolName, rawArguments });
   } catch (error) {
-    if (failureType(error) === ARGUMENT_SHIM_FAILURE) {
-      const message = applicationFailureOf(error)?.message ?? 'The argument shim failed';
-      throw new Error(message, { cause: error });
-    }
+    const failure = applicationFailureOf(error);
+    if (failure?.type === ARGUMENT_SHIM_FAILURE) throw new Error(failure.message, { cause: error });
     // A read-only worker took the task: not the call's failure; another worker runs the shim.
-    if (failureType(error) === NO_TOOLS_HERE) {
+    if (failure?.type === NO_TOOLS_HERE) {
       throw new HostFailure('No tools on this worker', { cause: error });
     }
     throw error;
@@ -78,13 +72,13 @@ export async function resolveUserTools(
   try {
     described = await describeTools(missing);
   } catch (error) {
+    const failure = applicationFailureOf(error);
     // A read-only worker took the task: failing the task hands it to a worker with tools.
-    if (failureType(error) === NO_TOOLS_HERE) {
+    if (failure?.type === NO_TOOLS_HERE) {
       throw new Error('No tools on this worker', { cause: error });
     }
-    if (failureType(error) === TOOLS_TOO_LARGE) {
-      const message = applicationFailureOf(error)?.message ?? TOOLS_TOO_LARGE;
-      throw ApplicationFailure.nonRetryable(message, BAD_INPUT);
+    if (failure?.type === TOOLS_TOO_LARGE) {
+      throw ApplicationFailure.nonRetryable(failure.message, BAD_INPUT);
     }
     throw error;
   }
