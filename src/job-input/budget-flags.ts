@@ -1,4 +1,5 @@
 import type { JobBudget } from '../workflows/job-budget.js';
+import { parseDuration } from './duration.js';
 import { UsageError } from './usage-error.js';
 
 /** The budget flags of `dar run`, as typed. */
@@ -7,17 +8,6 @@ export interface BudgetFlags {
   maxTokens?: string | undefined;
   maxCost?: string | undefined;
   maxTime?: string | undefined;
-}
-
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `90s`, `30m`, `2h`, `1.5h`, `500ms` in milliseconds; undefined when it is not one. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  const unit = match?.[2] === undefined ? undefined : DURATION_UNITS[match[2]];
-  if (match?.[1] === undefined || unit === undefined) return undefined;
-  const milliseconds = Math.round(Number(match[1]) * unit);
-  return milliseconds >= 1 ? milliseconds : undefined;
 }
 
 function wholeNumber(flag: string, text: string): number {

@@ -1,4 +1,4 @@
-import { parseDuration } from './budget-flags.js';
+import { parseDuration } from './duration.js';
 import { UsageError } from './usage-error.js';
 
 /**

@@ -8,8 +8,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * `Retry-After` could not be honoured. The Anthropic and OpenAI SDKs (which pi-ai creates per
  * call) use the global `fetch`; this module wraps it once with a pass-through that, only inside
  * {@link observeResponses}, records each response's status and retry hint for that call alone
- * (AsyncLocalStorage keeps concurrent calls apart). Bodies and request headers are not touched,
- * so no key or content passes through here.
+ * (AsyncLocalStorage keeps concurrent calls apart). Request headers are not touched and no
+ * content is kept, so no key or content passes through here. When the call asks for it, the
+ * arrival of each chunk of a body is told (not its bytes), which is how a stalled stream is seen.
  */
 
 export interface ObservedResponse {
@@ -18,7 +19,13 @@ export interface ObservedResponse {
   retryAfterMs?: number;
 }
 
-const calls = new AsyncLocalStorage<ObservedResponse[]>();
+/** What one call observes: its responses, and who hears that data arrived. */
+interface CallObservation {
+  responses: ObservedResponse[];
+  onData: (() => void) | undefined;
+}
+
+const calls = new AsyncLocalStorage<CallObservation>();
 const WRAPPED = Symbol.for('durable-agent-runner.observed-fetch');
 
 type Fetch = typeof globalThis.fetch;
@@ -39,12 +46,16 @@ function installFetchWrapper(): void {
   if (typeof current !== 'function' || current[WRAPPED]) return;
   const observed = (async (...args: Parameters<Fetch>) => {
     const response = await current(...args);
-    const record = calls.getStore();
-    if (record) {
+    const call = calls.getStore();
+    if (call) {
       const entry: ObservedResponse = { status: response.status };
       const wait = retryAfterMs(response.headers);
       if (wait !== undefined) entry.retryAfterMs = wait;
-      record.push(entry);
+      call.responses.push(entry);
+      if (call.onData) {
+        call.onData();
+        if (response.ok) watchBody(response, call.onData);
+      }
     }
     return response;
   }) as Fetch & { [WRAPPED]?: true };
@@ -53,14 +64,42 @@ function installFetchWrapper(): void {
 }
 
 /**
+ * Lets `onData` hear each chunk of a successful response's body as the SDK reads it. The body is
+ * passed through unchanged; only `body` is replaced on this one response, the first time it is
+ * read (an SDK reads a stream's `body`, an error's `text()`, never both).
+ */
+function watchBody(response: Response, onData: () => void): void {
+  const original = response.body;
+  if (!original) return;
+  let watched: ReadableStream<Uint8Array> | undefined;
+  Object.defineProperty(response, 'body', {
+    configurable: true,
+    get() {
+      watched ??= original.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            onData();
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      return watched;
+    },
+  });
+}
+
+/**
  * Runs `work` and returns what it resolved with and the HTTP responses received meanwhile, in
  * order. Install happens before `work` starts, so SDK clients created inside it see the wrapper.
+ * `onData`, when given, hears every sign of life from the provider: each response's headers and
+ * each chunk of a successful response's body (keep-alives included), as they arrive.
  */
 export async function observeResponses<T>(
   work: () => Promise<T>,
+  onData?: () => void,
 ): Promise<{ result: T; responses: ObservedResponse[] }> {
   installFetchWrapper();
   const responses: ObservedResponse[] = [];
-  const result = await calls.run(responses, work);
+  const result = await calls.run({ responses, onData }, work);
   return { result, responses };
 }

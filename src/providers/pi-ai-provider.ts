@@ -7,6 +7,12 @@ import {
 } from '../core/index.js';
 import { MissingApiKeyError, readApiKey } from './api-keys.js';
 import { observeResponses } from './http-observer.js';
+import {
+  MODEL_IDLE_TIMEOUT_VARIABLE,
+  describeIdleLimit,
+  modelIdleTimeoutFrom,
+  watchIdle,
+} from './model-idle.js';
 import type { ModelCallContext, ModelProvider } from './model-provider.js';
 import { fromPiAssistant, toPiContext } from './pi-ai-messages.js';
 import { ModelSetupError, buildModel } from './pi-ai-models.js';
@@ -56,6 +62,18 @@ function streamTooLong(streamed: number): ApplicationFailure {
 }
 
 /**
+ * Retried: a provider that stopped sending (a dropped connection, an overloaded server) most
+ * likely answers the next request. `where` is the provider's base URL.
+ */
+function providerSilent(model: string, limitMs: number, where: string): ApplicationFailure {
+  return ApplicationFailure.retryable(
+    `${model}: nothing came from the provider (${where}) for ${describeIdleLimit(limitMs)}: ` +
+      `the request was stopped, to be sent again (${MODEL_IDLE_TIMEOUT_VARIABLE} sets this limit)`,
+    MODEL_TRANSIENT_ERROR,
+  );
+}
+
+/**
  * `anthropic:ID`, `openai:ID`, `openai-compatible:ID` through `@mariozechner/pi-ai`. The key and
  * the base URL are read here, on the worker, for each call (R25). Streamed events keep the
  * activity's heartbeat going and go to `context.onStreamEvent` (the job's live stream); the
@@ -81,31 +99,48 @@ export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProv
       const registry = piAi.getModels(spec.piProvider as KnownProvider) as Model<Api>[];
       const { apiKey, model } = prepare(spec, modelId, registry);
       const piContext = toPiContext(request);
-      const { result, responses } = await observeResponses(async () => {
-        // The call's own signal too: a stream over the limit is stopped here.
-        const stop = new AbortController();
-        const signal = AbortSignal.any([context.signal, stop.signal]);
-        const events = piAi.streamSimple(model, piContext, {
-          apiKey: apiKey ?? NO_KEY,
-          signal,
-          // Temporal retries, with backoff and Retry-After; the SDK must not retry on its own.
-          maxRetries: 0,
-        });
-        const iterator = events[Symbol.asyncIterator]();
-        let streamed = 0;
-        for (;;) {
-          const step = await iterator.next();
-          if (step.done) break;
-          streamed += deltaLength(step.value);
-          if (streamed > MAXIMUM_STREAMED_ANSWER_LENGTH) {
-            stop.abort();
-            throw streamTooLong(streamed);
-          }
-          context.heartbeat();
-          context.onStreamEvent?.(step.value);
-        }
-        return events.result();
-      });
+      // The call's own signal too: a stream over the limit, or silent too long, is stopped here.
+      const stop = new AbortController();
+      const idleLimitMs = modelIdleTimeoutFrom();
+      const idle = watchIdle(idleLimitMs, () => stop.abort());
+      const silent = () =>
+        providerSilent(`${spec.name} model ${modelId}`, idleLimitMs ?? 0, model.baseUrl);
+      let observed;
+      try {
+        observed = await observeResponses(
+          async () => {
+            const signal = AbortSignal.any([context.signal, stop.signal]);
+            const events = piAi.streamSimple(model, piContext, {
+              apiKey: apiKey ?? NO_KEY,
+              signal,
+              // Temporal retries, with backoff and Retry-After; the SDK must not retry on its own.
+              maxRetries: 0,
+            });
+            const iterator = events[Symbol.asyncIterator]();
+            let streamed = 0;
+            for (;;) {
+              const step = await iterator.next();
+              if (step.done) break;
+              streamed += deltaLength(step.value);
+              if (streamed > MAXIMUM_STREAMED_ANSWER_LENGTH) {
+                stop.abort();
+                throw streamTooLong(streamed);
+              }
+              context.heartbeat();
+              context.onStreamEvent?.(step.value);
+            }
+            // pi-ai ends a stopped stream as an "aborted" answer: not one to keep.
+            if (idle.fired) throw silent();
+            return events.result();
+          },
+          () => idle.touch(),
+        );
+      } catch (error) {
+        throw idle.fired && !context.signal.aborted ? silent() : error;
+      } finally {
+        idle.stop();
+      }
+      const { result, responses } = observed;
       context.signal.throwIfAborted();
       const message = fromPiAssistant(result);
       if (message.stopReason !== 'error') return message;

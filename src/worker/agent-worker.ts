@@ -19,6 +19,7 @@ import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
+import { modelIdleTimeoutFrom } from '../providers/model-idle.js';
 import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { workerToolList, type WorkerTool } from '../tools/user/worker-tools.js';
 import { progressSinks } from './progress-sink.js';
@@ -166,8 +167,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const code: Partial<WorkerOptions> = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
     : workflowCode(options.workflowsPath, tracing.enabled);
-  // ... and a malformed DAR_STREAMING or DAR_STREAM_RETENTION.
+  // ... and a malformed DAR_STREAMING, DAR_STREAM_RETENTION or DAR_MODEL_IDLE_TIMEOUT.
   streamSettingsFromEnvironment();
+  if (!options.workflowsOnly) modelIdleTimeoutFrom(process.env);
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activities of the workflow tasks it takes (the
   // progress recorder, the store of carried messages). Model calls and tool bodies are left to

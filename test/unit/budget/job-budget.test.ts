@@ -1,5 +1,6 @@
 import { emptyUsage, type Usage } from '../../../src/core/index.js';
-import { parseBudgetFlags, parseDuration } from '../../../src/job-input/budget-flags.js';
+import { parseBudgetFlags } from '../../../src/job-input/budget-flags.js';
+import { parseDuration } from '../../../src/job-input/duration.js';
 import { UsageError } from '../../../src/job-input/usage-error.js';
 import { exitCodeFor } from '../../../src/cli/commands/run.js';
 import { budgetSpentNow } from '../../../src/workflows/budget-stop.js';
