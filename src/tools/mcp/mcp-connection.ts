@@ -11,6 +11,12 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  MAXIMUM_MCP_MESSAGE_BYTES,
+  McpMessageTooLargeError,
+  boundedFetch,
+  tooLargeMessage,
+} from './bounded-fetch.js';
 import { isHttpServer, type McpServerConfig } from './mcp-config.js';
 
 const CLIENT_INFO = { name: 'durable-agent-runner', version: '1' };
@@ -78,6 +84,8 @@ function describeFailure(error: Error): string {
 export class McpServerConnection {
   private current: Promise<Client> | undefined;
   private transport: Transport | undefined;
+  /** Why a connection was closed under a call: a message over the size limit. */
+  private readonly oversized = new WeakMap<Client, McpMessageTooLargeError>();
   /** The check of a server after an aborted call; the next call waits for its verdict. */
   private checking: Promise<void> | undefined;
   private closed = false;
@@ -106,16 +114,29 @@ export class McpServerConnection {
   // Not async: the promise returned must be the one `forget` is given.
   private connect(): Promise<Client> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    // A message over the limit closes the connection, failing the calls waiting on it at once.
+    const tooLarge = (error: McpMessageTooLargeError) => {
+      if (!this.oversized.has(client)) this.oversized.set(client, error);
+      void client.close().catch(() => undefined);
+    };
     const transport: Transport = isHttpServer(this.server)
       ? new StreamableHTTPClientTransport(new URL(this.server.url), {
           requestInit: { headers: { ...this.server.headers } },
+          fetch: boundedFetch(this.name, MAXIMUM_MCP_MESSAGE_BYTES, tooLarge),
         })
       : new StdioClientTransport({
           command: this.server.command,
           args: this.server.args ?? [],
           ...(this.server.env ? { env: this.server.env } : {}),
           ...(this.server.cwd ? { cwd: this.server.cwd } : {}),
+          maxBufferSize: MAXIMUM_MCP_MESSAGE_BYTES,
         });
+    // The SDK's stdio transport closes itself over the limit; only its error says why.
+    client.onerror = (error) => {
+      if (/exceeded maximum size/i.test(error.message)) {
+        tooLarge(new McpMessageTooLargeError(tooLargeMessage(this.name)));
+      }
+    };
     const attempt = client.connect(transport).then(() => client);
     client.onclose = () => this.forget(attempt);
     this.transport = transport;
@@ -147,6 +168,14 @@ export class McpServerConnection {
   /** Every tool the server lists (all pages). */
   async listTools(): Promise<Tool[]> {
     const client = await this.client();
+    try {
+      return await this.listPages(client);
+    } catch (error) {
+      throw this.oversized.get(client) ?? error;
+    }
+  }
+
+  private async listPages(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
@@ -211,7 +240,7 @@ export class McpServerConnection {
     } catch (error) {
       if (connection && signal.aborted) this.checkResponsive(client, connection);
       else if (connection && isConnectionFailure(error)) this.drop(client, connection);
-      throw error;
+      throw this.oversized.get(client) ?? error;
     }
   }
 

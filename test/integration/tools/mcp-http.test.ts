@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ToolResultMessage } from '../../../src/core/index.js';
@@ -25,6 +24,7 @@ import {
   toolCall,
   uniqueName,
 } from '../../support/agent-harness.js';
+import { freePort } from '../../support/free-port.js';
 import { startDevServer } from '../../support/temporal-server.js';
 import { resultText, toolResults } from './tool-results.js';
 
@@ -41,17 +41,6 @@ let httpServer: ChildProcess | undefined;
 let mcp: McpServers | undefined;
 let worker: AgentWorker | undefined;
 let workerRun: Promise<void> | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** Starts the everything server on `port` and waits until it listens. */
 function startHttpServer(): Promise<ChildProcess> {
