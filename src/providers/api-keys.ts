@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { REAL_PROVIDERS, type RealProviderSpec } from './real-providers.js';
+import { UnreadableFileError, readSmallRegularFile } from './regular-file-sync.js';
 
 /**
  * API keys, read on the worker at call time (R25): from `<VARIABLE>` or, when that is unset or
@@ -14,13 +14,22 @@ export class MissingApiKeyError extends Error {
   override name = 'MissingApiKeyError';
 }
 
+/**
+ * A key file larger than this is not a key file. Key files are read on every model call and
+ * every few hundred milliseconds while a job streams (to scrub keys from what leaves a worker).
+ */
+export const MAXIMUM_KEY_FILE_BYTES = 64 * 1024;
+
 function readKeyFile(variable: string, path: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSmallRegularFile(path, MAXIMUM_KEY_FILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new MissingApiKeyError(`${variable}_FILE names ${path}, which cannot be read (${code})`);
+    const why =
+      error instanceof UnreadableFileError
+        ? error.message
+        : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
+    throw new MissingApiKeyError(`${variable}_FILE names ${path}, which cannot be read (${why})`);
   }
   const key = text.trim();
   if (key === '') throw new MissingApiKeyError(`${variable}_FILE names ${path}, which is empty`);

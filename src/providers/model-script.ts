@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { STOP_REASONS, type AssistantContent, type StopReason } from '../core/index.js';
+import { UnreadableFileError, readSmallRegularFile } from './regular-file-sync.js';
 
 /** One scripted model answer, as written in a script file. */
 export interface ScriptedAnswer {
@@ -106,29 +106,16 @@ export const MAXIMUM_MODEL_SCRIPT_BYTES = 64 * 1024 * 1024;
  * would fill its memory, so only a regular file within the size limit is read.
  */
 function readScriptFile(path: string): string {
-  let descriptor: number | undefined;
   try {
-    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stats = fstatSync(descriptor);
-    if (!stats.isFile()) {
-      throw new Error(
-        `Model script ${path}: not a regular file (a folder, pipe, device or socket)`,
-      );
-    }
-    if (stats.size > MAXIMUM_MODEL_SCRIPT_BYTES) {
-      throw new Error(
-        `Model script ${path}: ${stats.size} bytes, over the limit of ${MAXIMUM_MODEL_SCRIPT_BYTES}`,
-      );
-    }
-    return readFileSync(descriptor, 'utf8');
+    return readSmallRegularFile(path, MAXIMUM_MODEL_SCRIPT_BYTES);
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('Model script ')) throw error;
+    if (error instanceof UnreadableFileError) {
+      throw new Error(`Model script ${path}: ${error.message}`, { cause: error });
+    }
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(`Model script ${path}: cannot be read (${code ?? String(error)})`, {
       cause: error,
     });
-  } finally {
-    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
