@@ -93,9 +93,12 @@ export async function openConnection(
       await native?.close();
       await opened.connection.close();
       await store.close();
-      // Spans still buffered are sent before the command exits.
+      // Spans still buffered are sent before the command exits (waited for a few seconds at most).
       if (tracingRequested()) {
-        await (await import('../tracing/agent-tracing.js')).tracingFromEnvironment().shutdown();
+        const tracing = (await import('../tracing/agent-tracing.js')).tracingFromEnvironment();
+        const problem = await tracing.shutdown();
+        if (problem)
+          process.stderr.write(`Tracing: some spans may not have been sent: ${problem}\n`);
       }
     },
   };

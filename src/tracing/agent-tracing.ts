@@ -28,14 +28,44 @@ export interface AgentTracing {
   tracer: otel.Tracer;
   spanProcessor: SpanProcessor;
   resource: Resource;
-  /** Sends the spans still buffered and stops exporting. */
-  shutdown(): Promise<void>;
+  /**
+   * Sends the spans still buffered and stops exporting, giving the exporter at most
+   * {@link TRACING_SHUTDOWN_LIMIT_MS}. Never rejects: resolves to undefined when every span went
+   * out, else to why some may not have (a collector that is down, slow or never finishes its
+   * answer must not hold a command at exit, nor turn a job that went well into a failed command).
+   */
+  shutdown(): Promise<string | undefined>;
 }
 
 export interface AgentTracingOptions {
   /** Receives every finished span (an exporter wrapped in a processor). */
   spanProcessor: SpanProcessor;
   serviceName?: string;
+}
+
+/** How long a process waits at exit for its last spans to be sent. */
+export const TRACING_SHUTDOWN_LIMIT_MS = 5000;
+
+/** `work`'s failure or lateness as a sentence; undefined when it ended well in time. */
+async function settleWithin(work: Promise<void>, limitMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(
+      () => resolve(`the exporter did not finish in ${limitMs / 1000} s`),
+      limitMs,
+    );
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => undefined,
+        (error: unknown) => `the exporter failed (${(error as Error).message ?? String(error)})`,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 let globalsInstalled = false;
@@ -63,7 +93,7 @@ export function createAgentTracing(options: AgentTracingOptions): AgentTracing {
     tracer: provider.getTracer(DEFAULT_SERVICE_NAME),
     spanProcessor: options.spanProcessor,
     resource,
-    shutdown: () => provider.shutdown(),
+    shutdown: () => settleWithin(provider.shutdown(), TRACING_SHUTDOWN_LIMIT_MS),
   };
 }
 

@@ -13,6 +13,9 @@ const root = makeTempDir('otlp-export');
 const stateDir = join(root, 'state');
 let receiver: Server;
 const bodies: unknown[] = [];
+/** A collector that takes the spans and then answers a byte every 2 s, never ending its answer. */
+let trickler: Server;
+const trickled: string[] = [];
 
 beforeAll(async () => {
   receiver = createServer((request, response) => {
@@ -25,6 +28,14 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  trickler = createServer((request, response) => {
+    trickled.push(request.url ?? '');
+    request.resume();
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    const timer = setInterval(() => response.write(' '), 2000);
+    response.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => trickler.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
@@ -32,6 +43,8 @@ afterAll(async () => {
   await stopServer(stateDir);
   expect(readServerJson(stateDir)).toBeUndefined();
   await new Promise((resolve) => receiver.close(resolve));
+  trickler.closeAllConnections();
+  await new Promise((resolve) => trickler.close(resolve));
   removeDir(root);
 });
 
@@ -95,4 +108,33 @@ test('dar run with OTEL_EXPORTER_OTLP_ENDPOINT exports the job trace over OTLP/H
   }
   expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
   expect(spans.find((span) => span.name === 'model call')?.service).toBe('dar-test');
+});
+
+test('a collector that never finishes its answer does not hold the command: dar run exits soon after the job', async () => {
+  const script = writeScript(root, 'trickle.json', [finalTurn('Done.')]);
+  const { port } = trickler.address() as AddressInfo;
+  const started = Date.now();
+  const run = await dar(
+    [
+      'run',
+      'say done',
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      root,
+      '--state-dir',
+      stateDir,
+    ],
+    { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }, timeoutMs: 120_000 },
+  );
+  expect({ code: run.code, context: describeResult(run) }).toMatchObject({ code: 0 });
+  expect(trickled).toContain('/v1/traces');
+  expect(run.stdout).toContain('Done.');
+  // The spans were sent; their answer is waited for 5 s, then the command says so and exits
+  // (before, it waited for the exporter's own 30 s limit, then failed: exit 1 on a job that
+  // went well).
+  expect(run.stderr).toContain(
+    'Tracing: some spans may not have been sent: the exporter did not finish in 5 s',
+  );
+  expect(Date.now() - started).toBeLessThan(25_000);
 });
