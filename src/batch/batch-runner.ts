@@ -15,6 +15,8 @@ import { stopJobsAtBoundary } from './batch-stop.js';
 import { readLiveUsage } from './live-usage.js';
 import { readEarlierAttempts, retryFailedTasks } from './task-attempts.js';
 import type { BatchTask } from './task-file.js';
+import { CLOSED_JOB_READS_AT_ONCE, concurrencyLimit } from './closed-job-reads.js';
+import { InFlight } from './in-flight.js';
 import { outcomeOf, type TaskOutcome, type TaskStatus } from './task-outcome.js';
 
 /** `skipped`: never started, because the batch's budget was spent first. */
@@ -155,13 +157,19 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
     }
   };
 
-  /** Waits for a task's job to end; `holdsSlot`: it counts toward the concurrency until then. */
+  const closedJobRead = concurrencyLimit(CLOSED_JOB_READS_AT_ONCE);
+  /**
+   * Waits for a task's job to end; `holdsSlot`: it counts toward the concurrency until then;
+   * `closed`: it ended before this run, so its outcome is one read, among a few at once.
+   */
   const settle = async (
     progress: TaskProgress,
     handle: WorkflowHandle,
     holdsSlot: boolean,
+    closed = false,
   ): Promise<void> => {
-    const outcome = await outcomeOf(client, store, handle);
+    const read = () => outcomeOf(client, store, handle);
+    const outcome = await (closed ? closedJobRead(read) : read());
     if (holdsSlot) running -= 1;
     progress.outcome = outcome;
     progress.state = outcome.status;
@@ -202,15 +210,8 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
     return settle(progress, handle, true);
   };
 
-  const inFlight = new Set<Promise<void>>();
-  const track = (work: Promise<void>) => {
-    inFlight.add(work);
-    void work.then(
-      () => inFlight.delete(work),
-      () => undefined,
-    );
-    return work;
-  };
+  const inFlight = new InFlight();
+  const track = (work: Promise<void>) => inFlight.add(work);
 
   // What earlier runs left: every attempt of every task; closed jobs are read back, running ones
   // attached to.
@@ -232,9 +233,8 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
       running += 1;
       markRunning(progress);
     }
-    const work = track(
-      settle(progress, client.workflow.getHandle(progress.workflowId), job === 'running'),
-    );
+    const handle = client.workflow.getHandle(progress.workflowId);
+    const work = track(settle(progress, handle, job === 'running', job !== 'running'));
     if (job !== 'running') finished.push(work);
   });
   // A budget counts what earlier runs used, and a retry needs to know what failed: both wait
@@ -247,10 +247,7 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
     }
   }
 
-  const aborted = new Promise<void>((resolve) => {
-    if (signal?.aborted) resolve();
-    signal?.addEventListener('abort', () => resolve(), { once: true });
-  });
+  signal?.addEventListener('abort', () => inFlight.changed(), { once: true });
   queue.push(
     ...tasks.filter((progress) => progress.state === 'queued' && progress.origin === 'started'),
   );
@@ -280,7 +277,7 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
         void track(start(next));
       }
       if (inFlight.size === 0 || signal?.aborted) break;
-      await Promise.race([...inFlight, aborted]);
+      await inFlight.next();
     }
   } finally {
     clearInterval(usageTimer);

@@ -1,13 +1,15 @@
 import type { Client } from '@temporalio/client';
+import { mapWithConcurrency } from '../store/concurrency.js';
 import type { JobStore } from '../store/job-store.js';
 import { taskWorkflowId } from './batch-id.js';
 import type { TaskProgress } from './batch-runner.js';
 import type { FoundTask } from './batch-survey.js';
+import { CLOSED_JOB_READS_AT_ONCE } from './closed-job-reads.js';
 import { outcomeOf } from './task-outcome.js';
 
 /**
  * Points each task at its newest attempt (from the survey) and reads how the attempts before it
- * ended into `earlier`. Those jobs are closed, so their outcomes are read at once.
+ * ended into `earlier`. Those jobs are closed, so their outcomes are read at once, a few at a time.
  */
 export async function readEarlierAttempts(
   client: Client,
@@ -16,18 +18,16 @@ export async function readEarlierAttempts(
   tasks: readonly TaskProgress[],
   found: readonly FoundTask[],
 ): Promise<void> {
-  await Promise.all(
-    tasks.map(async (progress, index) => {
-      const attempts = found[index]?.attempts ?? 0;
-      for (let attempt = 1; attempt < attempts; attempt += 1) {
-        const workflowId = taskWorkflowId(batchId, progress.task.id, attempt);
-        const outcome = await outcomeOf(client, store, client.workflow.getHandle(workflowId));
-        progress.earlier.push({ attempt, workflowId, outcome });
-      }
-      progress.attempt = Math.max(1, attempts);
-      progress.workflowId = taskWorkflowId(batchId, progress.task.id, progress.attempt);
-    }),
-  );
+  await mapWithConcurrency(tasks, CLOSED_JOB_READS_AT_ONCE, async (progress, index) => {
+    const attempts = found[index]?.attempts ?? 0;
+    for (let attempt = 1; attempt < attempts; attempt += 1) {
+      const workflowId = taskWorkflowId(batchId, progress.task.id, attempt);
+      const outcome = await outcomeOf(client, store, client.workflow.getHandle(workflowId));
+      progress.earlier.push({ attempt, workflowId, outcome });
+    }
+    progress.attempt = Math.max(1, attempts);
+    progress.workflowId = taskWorkflowId(batchId, progress.task.id, progress.attempt);
+  });
 }
 
 /**
