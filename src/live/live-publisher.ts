@@ -7,6 +7,16 @@ import type { LiveEvent } from './live-events.js';
 export const TOOL_UPDATE_CHARACTERS = 8_000;
 /** Characters waiting for a slow store; past this the waiting events are given up. */
 const MOST_QUEUED_CHARACTERS = 1_000_000;
+/**
+ * Characters one attempt writes at the full pace. Past them it writes once every
+ * {@link SLOW_INTERVAL_MS}: a tool's output (joined, so at most the last
+ * {@link TOOL_UPDATE_CHARACTERS} of each interval) keeps showing its progress, but a command that
+ * prints without pause for its hour (`yes`, a verbose build) no longer writes megabytes a minute
+ * to the store, where they stay until the next model call ends.
+ */
+export const FULL_PACE_CHARACTERS = 1_000_000;
+/** The least time between two writes of an attempt past {@link FULL_PACE_CHARACTERS}. */
+export const SLOW_INTERVAL_MS = 5_000;
 
 export interface LivePublisherOptions {
   store: LiveEventStore;
@@ -15,6 +25,8 @@ export interface LivePublisherOptions {
   intervalMs?: number;
   /** Write at once when this many characters wait (default 4000). */
   flushCharacters?: number;
+  /** Least time between two writes past `FULL_PACE_CHARACTERS` (default 5 s). */
+  slowIntervalMs?: number;
   /** Hears of the first failed write (later ones are counted only). Must not throw. */
   onFailure?: (error: unknown) => void;
   /**
@@ -44,17 +56,28 @@ export class LivePublisher {
   private failed = false;
   private readonly intervalMs: number;
   private readonly flushCharacters: number;
+  private writtenCharacters = 0;
+  private readonly slowIntervalMs: number;
 
   constructor(private readonly options: LivePublisherOptions) {
     this.intervalMs = options.intervalMs ?? 50;
     this.flushCharacters = options.flushCharacters ?? 4_000;
+    this.slowIntervalMs = options.slowIntervalMs ?? SLOW_INTERVAL_MS;
+  }
+
+  /** Past the full pace's characters: one write per slow interval. */
+  private get slow(): boolean {
+    return this.writtenCharacters >= FULL_PACE_CHARACTERS;
   }
 
   /** Queues an event. Returns at once; never throws. */
   publish(event: LiveEvent): void {
     const size = sizeOf(event);
     if (!this.join(event)) this.queue.push(event);
-    this.queuedCharacters += size;
+    // Slow, joined tool output is bounded as it joins: count what waits, not what came.
+    this.queuedCharacters = this.slow
+      ? this.queue.reduce((sum, queued) => sum + sizeOf(queued), 0)
+      : this.queuedCharacters + size;
     if (this.queuedCharacters > MOST_QUEUED_CHARACTERS) {
       this.lost += this.queue.length;
       this.queue = [];
@@ -82,8 +105,9 @@ export class LivePublisher {
 
   private schedule(): void {
     if (this.writing || this.timer) return;
-    const wait = this.intervalMs - (Date.now() - this.lastWriteAt);
-    if (wait <= 0 || this.queuedCharacters >= this.flushCharacters) {
+    const slow = this.slow;
+    const wait = (slow ? this.slowIntervalMs : this.intervalMs) - (Date.now() - this.lastWriteAt);
+    if (wait <= 0 || (!slow && this.queuedCharacters >= this.flushCharacters)) {
       this.write();
       return;
     }
@@ -101,6 +125,7 @@ export class LivePublisher {
     this.queue = [];
     this.queuedCharacters = 0;
     this.lastWriteAt = Date.now();
+    this.writtenCharacters += events.reduce((sum, event) => sum + sizeOf(event), 0);
     this.writing = this.options.store
       .appendLiveEvents(this.options.jobId, events)
       .then((seqs) => {

@@ -1,4 +1,8 @@
-import { LivePublisher, TOOL_UPDATE_CHARACTERS } from '../../../src/live/live-publisher.js';
+import {
+  FULL_PACE_CHARACTERS,
+  LivePublisher,
+  TOOL_UPDATE_CHARACTERS,
+} from '../../../src/live/live-publisher.js';
 import type { LiveEvent } from '../../../src/live/live-events.js';
 import type { LiveEventStore } from '../../../src/store/live-events.js';
 import { outputLines } from '../../../src/tools/output-lines.js';
@@ -19,6 +23,26 @@ function recordingStore(options: { delayMs?: number; fail?: boolean; hang?: bool
     dropLiveEvents: () => Promise.resolve(),
   };
   return { store, writes };
+}
+
+/** A bash call's output update. */
+const update = (text: string): LiveEvent => ({
+  type: 'tool_execution_update',
+  attempt: 1,
+  toolCallId: 'call',
+  toolName: 'bash',
+  partialResult: { content: [{ type: 'text', text }] },
+});
+
+/** The text of each tool update written, in order. */
+function toolTexts(writes: unknown[][]): string[] {
+  return writes
+    .flat()
+    .map(
+      (event) =>
+        (event as { partialResult: { content: { text: string }[] } }).partialResult.content[0]
+          ?.text ?? '',
+    );
 }
 
 const delta = (text: string, contentIndex = 0): LiveEvent => ({
@@ -93,23 +117,10 @@ test('close gives up on a store that does not answer', async () => {
 test('tool output joined in one batch is bounded, keeping its end', async () => {
   const { store, writes } = recordingStore();
   const publisher = new LivePublisher({ store, jobId: 'job', intervalMs: 1_000 });
-  const update = (text: string): LiveEvent => ({
-    type: 'tool_execution_update',
-    attempt: 1,
-    toolCallId: 'call',
-    toolName: 'bash',
-    partialResult: { content: [{ type: 'text', text }] },
-  });
   publisher.publish(update('first\n'));
   for (let index = 0; index < 2_000; index += 1) publisher.publish(update(`line ${index}\n`));
   await publisher.close();
-  const texts = writes
-    .flat()
-    .map(
-      (event) =>
-        (event as { partialResult: { content: { text: string }[] } }).partialResult.content[0]
-          ?.text ?? '',
-    );
+  const texts = toolTexts(writes);
   expect(texts[0]).toBe('first\n');
   const joined = texts[1] ?? '';
   expect(joined.length).toBeLessThan(TOOL_UPDATE_CHARACTERS + 100);
@@ -126,4 +137,33 @@ test('command output is passed on in whole lines', () => {
   lines.push('tail');
   lines.end();
   expect(seen).toEqual(['abc\n', 'def\ng\n', 'tail']);
+});
+
+test('a tool that prints without pause: past the full pace, one bounded update per slow interval, still showing its end', async () => {
+  const { store, writes } = recordingStore();
+  const publisher = new LivePublisher({
+    store,
+    jobId: 'job',
+    intervalMs: 10,
+    slowIntervalMs: 500,
+  });
+  const until = Date.now() + 3_000;
+  let line = 0;
+  while (Date.now() < until) {
+    for (let index = 0; index < 20; index += 1) {
+      line += 1;
+      publisher.publish(update(`${String(line).padStart(8, '0')} ${'y'.repeat(391)}\n`));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await publisher.close();
+  const texts = toolTexts(writes);
+  const written = texts.reduce((sum, text) => sum + text.length, 0);
+  // About 2 MB a second was printed; what was stored stops growing fast past the full pace.
+  expect(line * 400).toBeGreaterThan(3 * FULL_PACE_CHARACTERS);
+  expect(written).toBeLessThan(FULL_PACE_CHARACTERS + 10 * (TOOL_UPDATE_CHARACTERS + 100));
+  expect(written).toBeGreaterThanOrEqual(FULL_PACE_CHARACTERS);
+  expect(texts.at(-1)?.endsWith(`${String(line).padStart(8, '0')} ${'y'.repeat(391)}\n`)).toBe(
+    true,
+  );
 });
