@@ -1,4 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import type { Usage } from '../core/index.js';
 import type { TaskProgress } from './batch-runner.js';
 import type { TaskOutcome, TaskStatus } from './task-outcome.js';
@@ -69,37 +69,81 @@ export function resultLine(progress: TaskProgress): ResultLine | undefined {
   return line;
 }
 
+/** Bytes gathered before each write to the file: one string of every line could pass V8's limit. */
+const WRITE_CHUNK_BYTES = 1024 * 1024;
+
 /**
- * Writes the results file anew: one JSON line per finished (or skipped) task, in the order of the batch file.
- * Written to a temporary file and renamed over the old one, so a reader (or a kill) never sees
- * half a file. Tasks finished by an earlier run are there too: their lines come from their
- * workflows, not from an old results file.
+ * Writes the results file anew: one JSON line per finished (or skipped) task, in the order of the
+ * batch file. Written to a temporary file and renamed over the old one, so a reader (or a kill)
+ * never sees half a file. Tasks finished by an earlier run are there too: their lines come from
+ * their workflows, not from an old results file. Written a chunk at a time, never as one string:
+ * 70,000 answers of 8 KB made a string longer than V8 allows, and the throw ended `dar batch`.
  */
 export function writeResults(path: string, tasks: readonly TaskProgress[]): number {
-  const lines = tasks.flatMap((progress) => {
-    const line = resultLine(progress);
-    return line ? [JSON.stringify(line)] : [];
-  });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, lines.map((line) => `${line}\n`).join(''));
+  const descriptor = openSync(temporary, 'w');
+  let written = 0;
+  try {
+    let chunk: string[] = [];
+    let chunkLength = 0;
+    const writeChunk = () => {
+      writeSync(descriptor, chunk.join(''));
+      chunk = [];
+      chunkLength = 0;
+    };
+    for (const progress of tasks) {
+      const line = resultLine(progress);
+      if (!line) continue;
+      const text = `${JSON.stringify(line)}\n`;
+      chunk.push(text);
+      chunkLength += text.length;
+      written += 1;
+      if (chunkLength >= WRITE_CHUNK_BYTES) writeChunk();
+    }
+    writeChunk();
+  } finally {
+    closeSync(descriptor);
+  }
   renameSync(temporary, path);
-  return lines.length;
+  return written;
 }
 
-/** Rewrites the results file at most once per `intervalMs` while the batch runs. */
+/**
+ * The wait before the next rewrite: `intervalMs`, or four times as long as the last rewrite
+ * took when that is longer, so that rewriting a large file takes at most a fifth of the time
+ * (the batch's worker runs on the same thread, and its jobs' heartbeats with it).
+ */
+export function nextRewriteDelay(intervalMs: number, lastRewriteMs: number): number {
+  return Math.max(intervalMs, 4 * lastRewriteMs);
+}
+
+/**
+ * Rewrites the results file at most once per `intervalMs` while the batch runs (less often
+ * when a rewrite is slow: see {@link nextRewriteDelay}).
+ */
 export function throttledResults(path: string, tasks: readonly TaskProgress[], intervalMs = 1000) {
   let timer: NodeJS.Timeout | undefined;
+  let lastRewriteMs = 0;
+  const rewrite = () => {
+    const started = Date.now();
+    const lines = writeResults(path, tasks);
+    lastRewriteMs = Date.now() - started;
+    return lines;
+  };
   return {
     schedule(): void {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        writeResults(path, tasks);
-      }, intervalMs);
+      timer ??= setTimeout(
+        () => {
+          timer = undefined;
+          rewrite();
+        },
+        nextRewriteDelay(intervalMs, lastRewriteMs),
+      );
     },
     flush(): number {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      return writeResults(path, tasks);
+      return rewrite();
     },
   };
 }
