@@ -1,6 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
+import { opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dirent } from 'node:fs';
+import type { Dir, Dirent } from 'node:fs';
 import { errorCode } from './error-code.js';
 import { describeFileError } from './file-errors.js';
 import { lsToolSpec } from './specs/ls.js';
@@ -18,14 +18,46 @@ async function isFolder(folder: string, entry: Dirent): Promise<boolean> {
   return target?.isDirectory() ?? false;
 }
 
+/** Code-unit order: the same on every machine, whatever its locale. */
+function byCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/**
+ * The first {@link MAX_ENTRIES} names of a folder in order, and how many it has. Read as a
+ * stream, keeping only those that may be shown: a folder of millions of entries costs the time
+ * to read it, not memory for every entry (and a `stat` in flight for each) at once.
+ */
+async function firstEntries(
+  folder: string,
+  directory: Dir,
+  signal: AbortSignal,
+): Promise<{ names: string[]; count: number }> {
+  let names: string[] = [];
+  let count = 0;
+  for await (const entry of directory) {
+    signal.throwIfAborted();
+    count += 1;
+    names.push(
+      entry.isSymbolicLink() || entry.isDirectory()
+        ? (await isFolder(folder, entry))
+          ? `${entry.name}/`
+          : entry.name
+        : entry.name,
+    );
+    if (names.length >= 2 * MAX_ENTRIES) names = names.sort(byCodeUnits).slice(0, MAX_ENTRIES);
+  }
+  return { names: names.sort(byCodeUnits).slice(0, MAX_ENTRIES), count };
+}
+
 export const lsTool: ToolImplementation<typeof lsToolSpec> = {
   spec: lsToolSpec,
   async execute(args, context) {
     const shownPath = args.path ?? '.';
     const folder = await resolveWorkspacePath(context.workspace, shownPath);
-    let entries: Dirent[];
+    let directory: Dir;
     try {
-      entries = await readdir(folder, { withFileTypes: true });
+      directory = await opendir(folder, { bufferSize: 256 });
     } catch (error) {
       const code = errorCode(error);
       const cause = { cause: error };
@@ -33,21 +65,15 @@ export const lsTool: ToolImplementation<typeof lsToolSpec> = {
       if (code === 'ENOENT') throw new Error(`Folder not found: ${shownPath}`, cause);
       throw describeFileError(error, shownPath);
     }
-    const names = await Promise.all(
-      entries.map(async (entry) =>
-        (await isFolder(folder, entry)) ? `${entry.name}/` : entry.name,
-      ),
-    );
-    // Code-unit order: the same on every machine, whatever its locale.
-    names.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
-    const shown = names.slice(0, MAX_ENTRIES);
+    // The loop closes the folder when it ends, however it ends.
+    const { names: shown, count } = await firstEntries(folder, directory, context.signal);
     let text = shown.length === 0 ? `(${shownPath} is empty)` : shown.join('\n');
-    if (names.length > shown.length) {
-      text += `\n\n[Showing ${shown.length} of ${names.length} entries.]`;
+    if (count > shown.length) {
+      text += `\n\n[Showing ${shown.length} of ${count} entries.]`;
     }
     return {
       content: [{ type: 'text', text }],
-      details: { path: shownPath, entries: names.length },
+      details: { path: shownPath, entries: count },
     };
   },
 };
