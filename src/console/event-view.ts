@@ -43,6 +43,30 @@ export function eventView(event: SequencedEvent): EventView {
   }
 }
 
+/**
+ * The view of a stored event, when it can be made without reading the store: `agent_end`
+ * (its messages are counted from its range, never read: a run of 2,000 turns would otherwise be
+ * loaded whole for each viewer, to be counted), `turn_end`, and `message_start` whose message
+ * names its role. Undefined for the others: they are read back whole, then viewed.
+ */
+export function viewWithoutReads(seq: number, stored: unknown): EventView | undefined {
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  const body = stored as Record<string, unknown>;
+  if (body.type === 'agent_end') {
+    const range = body.messagesRange as { start?: unknown; end?: unknown } | undefined;
+    if (typeof range?.start !== 'number' || typeof range.end !== 'number') return undefined;
+    return { type: 'agent_end', seq, messageCount: range.end - range.start };
+  }
+  if (body.type === 'turn_end' && Array.isArray(body.toolResults)) {
+    return { type: 'turn_end', seq, toolResultCount: body.toolResults.length };
+  }
+  if (body.type === 'message_start') {
+    const role = (body.message as { role?: unknown } | undefined)?.role;
+    if (typeof role === 'string') return { type: 'message_start', seq, role };
+  }
+  return undefined;
+}
+
 /** What a page shows of a live event: the event, every string cut at {@link MAX_TEXT_LENGTH}. */
 export function liveEventView(event: SequencedLiveEvent): Record<string, unknown> {
   return cutStrings(event) as Record<string, unknown>;

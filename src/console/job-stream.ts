@@ -4,8 +4,8 @@ import { readStoredStatus } from '../client/stored-job-reads.js';
 import { isLiveEvent, type SequencedLiveEvent } from '../live/live-events.js';
 import type { JobStore } from '../store/job-store.js';
 import { hydrateEvent } from '../transcript/hydrate-event.js';
+import { eventView, viewWithoutReads, type EventView } from './event-view.js';
 import type { ReadObject } from '../transcript/transcript-nodes.js';
-import type { SequencedEvent } from '../workflows/job-types.js';
 
 /** Where a page is in a job's two streams: the last job event seq and live seq it got. */
 export interface StreamCursor {
@@ -15,7 +15,7 @@ export interface StreamCursor {
 
 /** One item of a job's merged stream. */
 export type JobStreamItem =
-  { kind: 'event'; event: SequencedEvent } | { kind: 'live'; event: SequencedLiveEvent };
+  { kind: 'event'; view: EventView } | { kind: 'live'; event: SequencedLiveEvent };
 
 /** How often both streams are read while nothing new is there. */
 const POLL_MS = 100;
@@ -46,11 +46,16 @@ export async function* followJobStream(
         if (Date.now() - gapSeenAt < GAP_WAIT_MS) break;
       }
       gapSeenAt = undefined;
-      const event = await hydrateEvent(read, stored.seq, stored.event);
-      filter.noteEvent(event);
+      // The live filter needs only the events that end a message or a tool call: never these.
+      let view = viewWithoutReads(stored.seq, stored.event);
+      if (!view) {
+        const event = await hydrateEvent(read, stored.seq, stored.event);
+        filter.noteEvent(event);
+        view = eventView(event);
+      }
       cursor.seq = stored.seq;
       advanced = true;
-      yield { kind: 'event', event };
+      yield { kind: 'event', view };
       if (signal.aborted) return;
     }
     const live = await store.readLiveEvents(jobId, { afterSeq: cursor.liveSeq });

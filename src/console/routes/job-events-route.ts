@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { eventView, liveEventView } from '../event-view.js';
+import { liveEventView } from '../event-view.js';
 import { followJobStream, type StreamCursor } from '../job-stream.js';
 import { HttpError, SECURITY_HEADERS } from '../http-responses.js';
 import { describedJob } from './described-job.js';
@@ -74,7 +74,7 @@ export const jobEventsRoute: Route = {
         // JSON text has no line breaks, so model or tool text cannot end the frame early.
         const [name, data] =
           item.kind === 'event'
-            ? ['job-event', JSON.stringify(eventView(item.event))]
+            ? ['job-event', JSON.stringify(item.view)]
             : ['live-event', JSON.stringify(liveEventView(item.event))];
         await writeFrame(
           response,
