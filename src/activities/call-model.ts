@@ -144,7 +144,11 @@ export async function callModel(
     provider = resolveModel(input.model);
     providerName = parseModelName(input.model).provider;
   } catch (error) {
-    throw ApplicationFailure.nonRetryable((error as Error).message, 'ModelConfigurationError');
+    // The message quotes the job's model name, which an API client may have made any length.
+    throw ApplicationFailure.nonRetryable(
+      quoteBounded((error as Error).message, MAXIMUM_ERROR_TEXT_LENGTH),
+      'ModelConfigurationError',
+    );
   }
   const context = Context.current();
   const signal = context.cancellationSignal;

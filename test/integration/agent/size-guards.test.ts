@@ -144,3 +144,21 @@ test('R2: a transcript far past the 2 MiB payload limit goes on: history holds r
   expect(historyBytes).toBeLessThan(transcriptBytes / 10);
   expect((await summarizeHistory(job.handle)).workflowTaskProblems).toBe(0);
 });
+
+test('R2: an unknown provider in a model name of a megabyte ends the run with an error text cut to the limit', async () => {
+  const folder = temporaryFolder();
+  const job = await startTestJob(
+    server,
+    jobInput({ model: `nope:${'m'.repeat(1024 * 1024)}`, workspace: folder }),
+  );
+  const result = await job.result();
+
+  expect(result.status.stopReason).toBe('error');
+  const error = result.status.errorMessage ?? '';
+  expect(error).toMatch(
+    /^Unknown model provider "nope" in "nope:m+\.\.\. \(\d+ more characters\)$/,
+  );
+  expect(error.length).toBeLessThanOrEqual(4100);
+  const history = await summarizeHistory(job.handle);
+  expect(history.workflowTaskProblems).toBe(0);
+});
