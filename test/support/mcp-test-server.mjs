@@ -3,7 +3,7 @@
 // `sleep` answers after a minute, and takes its cancellation as a live server does; `freeze`
 // never answers and blocks the process for good (a stuck server); `flood` answers a text of
 // `bytes` bytes (a runaway result). With MCP_TEST_REPEAT_CURSOR=1 its tool list hands out the
-// same cursor on every page. With the argument `http` it serves streamable HTTP on 127.0.0.1 at
+// same cursor on every page; with MCP_TEST_HUGE_PAGES=1 it never ends, 8 MiB a page. With the argument `http` it serves streamable HTTP on 127.0.0.1 at
 // MCP_TEST_PORT (path /mcp, no sessions), answering in event streams, or in JSON with
 // MCP_TEST_JSON=1; it prints `listening` once it does.
 import { createServer } from 'node:http';
@@ -14,11 +14,12 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const repeatCursor = process.env.MCP_TEST_REPEAT_CURSOR === '1';
+const hugePages = process.env.MCP_TEST_HUGE_PAGES === '1';
 const textInput = { type: 'object', properties: { text: { type: 'string' } } };
 
 function createMcpServer() {
   const server = new Server({ name: 'dar-test', version: '1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  const listedTools = () => ({
     tools: [
       { name: 'echo', inputSchema: textInput },
       { name: 'sleep', inputSchema: { type: 'object' } },
@@ -26,7 +27,25 @@ function createMcpServer() {
       { name: 'flood', inputSchema: { type: 'object', properties: { bytes: { type: 'number' } } } },
     ],
     ...(repeatCursor ? { nextCursor: 'again' } : {}),
-  }));
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    if (hugePages) {
+      // A list without end, each page a tool with a description of 8 MiB.
+      const page = Number(request.params?.cursor ?? 0);
+      return {
+        tools: [
+          {
+            name: `tool${page}`,
+            description: 'd'.repeat(8 * 1024 * 1024),
+            inputSchema: { type: 'object' },
+          },
+        ],
+        nextCursor: String(page + 1),
+      };
+    }
+    return listedTools();
+  });
 
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     if (request.params.name === 'freeze') {

@@ -38,6 +38,13 @@ export const RESPONSIVE_MS = 5000;
 /** Pages of `tools/list` read at most: a server that never ends its list fails the start. */
 const MAXIMUM_TOOL_PAGES = 1000;
 
+/**
+ * Characters of JSON a server's tool list may take over all its pages (each page is bounded as
+ * a message; a thousand of them are not). A worker holds every listed tool for its life, and a
+ * job may offer only 1 MiB of worker tools' descriptions anyway.
+ */
+export const MAXIMUM_TOOL_LIST_LENGTH = 32 * 1024 * 1024;
+
 /** A failure after which the connection cannot be trusted: the next call connects again. */
 function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof McpError)) return true;
@@ -179,8 +186,16 @@ export class McpServerConnection {
     const tools: Tool[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
+    let listed = 0;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      listed += JSON.stringify(page.tools).length;
+      if (listed > MAXIMUM_TOOL_LIST_LENGTH) {
+        throw new Error(
+          `MCP server ${this.name} lists more than ${MAXIMUM_TOOL_LIST_LENGTH} characters of ` +
+            `tools (page ${cursors.size + 1})`,
+        );
+      }
       tools.push(...page.tools);
       cursor = page.nextCursor;
       if (cursor === undefined) break;

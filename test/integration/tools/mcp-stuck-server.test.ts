@@ -6,7 +6,11 @@
  * (test/support/mcp-test-server.mjs) speaks the real protocol.
  */
 import { fileURLToPath } from 'node:url';
-import { McpServerConnection, RESPONSIVE_MS } from '../../../src/tools/mcp/mcp-connection.js';
+import {
+  MAXIMUM_TOOL_LIST_LENGTH,
+  McpServerConnection,
+  RESPONSIVE_MS,
+} from '../../../src/tools/mcp/mcp-connection.js';
 
 const serverScript = fileURLToPath(new URL('../../support/mcp-test-server.mjs', import.meta.url));
 const opened: McpServerConnection[] = [];
@@ -81,5 +85,12 @@ test('a tool list that repeats its cursor fails instead of listing for ever', as
   const connection = connect({ MCP_TEST_REPEAT_CURSOR: '1' });
   await expect(connection.listTools()).rejects.toThrow(
     'MCP server test repeated a cursor of its tool list (page 2)',
+  );
+}, 60_000);
+
+test('a tool list without end, of large pages, fails once it passes the size limit', async () => {
+  const connection = connect({ MCP_TEST_HUGE_PAGES: '1' });
+  await expect(connection.listTools()).rejects.toThrow(
+    `MCP server test lists more than ${MAXIMUM_TOOL_LIST_LENGTH} characters of tools (page 4)`,
   );
 }, 60_000);
