@@ -87,7 +87,11 @@ export function writeResults(path: string, tasks: readonly TaskProgress[]): numb
     let chunk: string[] = [];
     let chunkLength = 0;
     const writeChunk = () => {
-      writeSync(descriptor, chunk.join(''));
+      const bytes = Buffer.from(chunk.join(''), 'utf8');
+      // A write may take fewer bytes than it was given: go on from where it stopped.
+      for (let offset = 0; offset < bytes.length;) {
+        offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
+      }
       chunk = [];
       chunkLength = 0;
     };
