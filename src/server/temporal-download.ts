@@ -3,6 +3,34 @@ import { join } from 'node:path';
 import { findTemporalBinary } from './temporal-binary.js';
 
 /**
+ * How long the dev server's download may take. The SDK's download has no timeout of its own: a
+ * network that stops sending halfway would hold the first `dar` command for good, and with it
+ * the state folder's lock that every other command waits for.
+ */
+export const DOWNLOAD_LIMIT_MS = 10 * 60_000;
+
+function describeLimit(milliseconds: number): string {
+  if (milliseconds < 1000) return `${milliseconds} ms`;
+  return milliseconds % 60_000 === 0 ? `${milliseconds / 60_000} min` : `${milliseconds / 1000} s`;
+}
+
+/** `work`, or a rejection naming the limit when it takes longer. */
+async function withinLimit(work: Promise<void>, limitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the download did not finish in ${describeLimit(limitMs)}`)),
+      limitMs,
+    );
+  });
+  try {
+    await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * The Temporal CLI to run the dev server with: {@link findTemporalBinary}'s answer
  * (`TEMPORAL_CLI_PATH`, PATH, the project's `.temporal/`), else one downloaded earlier into
  * `downloadDir`, else one downloaded now by the Temporal SDK into `downloadDir`. Throws an error
@@ -10,7 +38,12 @@ import { findTemporalBinary } from './temporal-binary.js';
  */
 export async function obtainTemporalBinary(
   downloadDir: string,
-  options: { environment?: NodeJS.ProcessEnv; onProgress?: (message: string) => void } = {},
+  options: {
+    environment?: NodeJS.ProcessEnv;
+    onProgress?: (message: string) => void;
+    /** How long the download may take (default {@link DOWNLOAD_LIMIT_MS}). */
+    downloadLimitMs?: number;
+  } = {},
 ): Promise<string> {
   const found = findTemporalBinary(options.environment);
   if (found) return found.path;
@@ -21,7 +54,10 @@ export async function obtainTemporalBinary(
     `No Temporal CLI found; the Temporal SDK downloads the dev server into ${downloadDir}`,
   );
   try {
-    await downloadWithTemporalSdk(downloadDir);
+    await withinLimit(
+      downloadWithTemporalSdk(downloadDir),
+      options.downloadLimitMs ?? DOWNLOAD_LIMIT_MS,
+    );
   } catch (error) {
     throw noBinaryError(downloadDir, error instanceof Error ? error.message : String(error), error);
   }

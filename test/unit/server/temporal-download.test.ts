@@ -73,3 +73,10 @@ test('a download that leaves nothing usable is an error too', async () => {
     /left no executable there.*npm run temporal:install/,
   );
 });
+
+test('a download that stops making progress gives up at its limit, saying how to install the CLI', async () => {
+  createLocal.mockReturnValue(new Promise(() => undefined));
+  const attempt = obtainTemporalBinary(join(folder, 'bin'), { downloadLimitMs: 300 });
+  await expect(attempt).rejects.toThrow(/the download did not finish in 300 ms/);
+  await expect(attempt).rejects.toThrow(/npm run temporal:install.*TEMPORAL_CLI_PATH/);
+});
