@@ -6,7 +6,6 @@ import {
 } from '@temporalio/client';
 import type { StoredJobStatus } from '../activities/job-status-record.js';
 import type { Message } from '../core/index.js';
-import { MAXIMUM_SYSTEM_PROMPT_LENGTH } from '../core/limits.js';
 import { emptyUsage } from '../core/messages.js';
 import type { JobStore } from '../store/job-store.js';
 import { isLiveEvent, type SequencedLiveEvent } from '../live/live-events.js';
@@ -16,7 +15,7 @@ import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
 import { checkPolicyLimits } from '../policy/policy-file.js';
-import { SystemPromptTooLongError, checkMessageLength } from './message-length.js';
+import { checkMessageLength } from './message-length.js';
 import { sendingPayload } from './payload-limit.js';
 import { startWithJobAttributes } from './start-attributes.js';
 import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
@@ -313,10 +312,6 @@ export function startJob(
   try {
     // Within the workflow's checks (a bad policy fails the job as BadInput), but past a size limit.
     checkPolicyLimits(input.policy);
-    const systemPromptLength = input.systemPrompt?.length ?? 0;
-    if (systemPromptLength > MAXIMUM_SYSTEM_PROMPT_LENGTH) {
-      throw new SystemPromptTooLongError(systemPromptLength);
-    }
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }

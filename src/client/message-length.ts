@@ -1,4 +1,4 @@
-import { MAXIMUM_SYSTEM_PROMPT_LENGTH, MAXIMUM_USER_MESSAGE_LENGTH } from '../core/limits.js';
+import { MAXIMUM_USER_MESSAGE_LENGTH } from '../core/limits.js';
 
 /**
  * A steering or follow-up message longer than {@link MAXIMUM_USER_MESSAGE_LENGTH}: refused
@@ -25,25 +25,4 @@ export class MessageTooLongError extends Error {
 export function checkMessageLength(what: string, text: string): void {
   if (typeof text !== 'string') throw new TypeError(`${what} must be a string`);
   if (text.length > MAXIMUM_USER_MESSAGE_LENGTH) throw new MessageTooLongError(what, text.length);
-}
-
-/**
- * A job's system prompt longer than {@link MAXIMUM_SYSTEM_PROMPT_LENGTH}: refused before the job
- * starts, naming its length and what to do instead.
- */
-export class SystemPromptTooLongError extends Error {
-  override readonly name = 'SystemPromptTooLongError';
-
-  constructor(readonly length: number) {
-    super(systemPromptTooLong(length));
-  }
-}
-
-/** The text of a {@link SystemPromptTooLongError}, for the CLI's usage error too. */
-export function systemPromptTooLong(length: number): string {
-  return (
-    `The system prompt has ${length} characters, over the limit of ` +
-    `${MAXIMUM_SYSTEM_PROMPT_LENGTH}: it goes with the tools' descriptions in one model call's ` +
-    'input. Put large material in the workspace as a file and ask the agent to read it.'
-  );
 }

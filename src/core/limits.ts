@@ -45,14 +45,6 @@ export const MAXIMUM_ERROR_TEXT_LENGTH = 4000;
  */
 export const MAXIMUM_USER_MESSAGE_LENGTH = 256 * 1024;
 
-/**
- * Characters of a job's system prompt that a client sends (`startJob`, `dar run`, `dar batch`).
- * A run's first model call carries the system prompt and the tools' descriptions by value, in
- * one activity input: a prompt near the job input's 2 MB limit, with the worker tools' 1 MiB,
- * would make an input the server refuses, and the job would stop there.
- */
-export const MAXIMUM_SYSTEM_PROMPT_LENGTH = 256 * 1024;
-
 /** Failing fields listed by a validation error (R8); the rest are counted. */
 export const MAXIMUM_LISTED_FAILURES = 20;
 

@@ -1,7 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { systemPromptTooLong } from '../client/message-length.js';
-import { MAXIMUM_SYSTEM_PROMPT_LENGTH } from '../core/limits.js';
 import { checkPolicyLimits, parsePolicy } from '../policy/index.js';
 import { parseModelName } from '../providers/model-provider.js';
 import { loadModelScript } from '../providers/model-script.js';
@@ -166,12 +164,7 @@ export function buildJobInput(
     toolExecution,
   };
   if (flags.policy) input.policy = checkPolicy(flags.policy, cwd);
-  if (flags.systemPrompt) {
-    if (flags.systemPrompt.length > MAXIMUM_SYSTEM_PROMPT_LENGTH) {
-      throw new UsageError(systemPromptTooLong(flags.systemPrompt.length));
-    }
-    input.systemPrompt = flags.systemPrompt;
-  }
+  if (flags.systemPrompt) input.systemPrompt = flags.systemPrompt;
   if (flags.budget !== undefined) input.budget = flags.budget;
   if (flags.keepOpenMs !== undefined) input.keepOpenMs = flags.keepOpenMs;
   if (flags.compaction !== undefined) input.compaction = flags.compaction;

@@ -7,7 +7,7 @@ export {
   type StartJobOptions,
 } from '../client/job-client.js';
 export { PayloadTooLargeError } from '../client/payload-limit.js';
-export { MessageTooLongError, SystemPromptTooLongError } from '../client/message-length.js';
+export { MessageTooLongError } from '../client/message-length.js';
 export type {
   AgentJobInput,
   AgentJobResult,

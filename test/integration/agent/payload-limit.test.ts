@@ -2,15 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { getJob, startJob } from '../../../src/client/job-client.js';
-import {
-  MessageTooLongError,
-  SystemPromptTooLongError,
-} from '../../../src/client/message-length.js';
+import { MessageTooLongError } from '../../../src/client/message-length.js';
 import { PayloadTooLargeError } from '../../../src/client/payload-limit.js';
-import {
-  MAXIMUM_SYSTEM_PROMPT_LENGTH,
-  MAXIMUM_USER_MESSAGE_LENGTH,
-} from '../../../src/core/limits.js';
+import { MAXIMUM_USER_MESSAGE_LENGTH } from '../../../src/core/limits.js';
 import { followUpSignal } from '../../../src/workflows/definitions.js';
 import { scriptedRequestsFolder } from '../../../src/providers/scripted-provider.js';
 import { STORE_LARGE_MESSAGES_PATCH } from '../../../src/workflows/large-messages.js';
@@ -73,43 +67,6 @@ test('a job input over the payload limit is refused with its size and what to do
   await expect(
     server.environment.client.workflow.getHandle(workflowId).describe(),
   ).rejects.toBeInstanceOf(WorkflowNotFoundError);
-});
-
-test('a system prompt over its limit is refused before the job starts; one at the limit reaches the model', async () => {
-  const folder = temporaryFolder();
-  const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('noted')] }]);
-  const workflowId = uniqueName('long-system-prompt');
-  const options = { taskQueue: server.taskQueue, store: server.store };
-
-  // Under the payload limit, so the server would take it; the run's first model call, which
-  // carries it with the tools, is what it would not fit in.
-  const overLimit = 's'.repeat(MAXIMUM_SYSTEM_PROMPT_LENGTH + 1);
-  const refused = startJob(
-    server.environment.client,
-    { ...jobInput({ model, workspace: folder }), systemPrompt: overLimit },
-    { ...options, workflowId },
-  );
-  await expect(refused).rejects.toBeInstanceOf(SystemPromptTooLongError);
-  await expect(refused).rejects.toThrow(
-    `The system prompt has ${MAXIMUM_SYSTEM_PROMPT_LENGTH + 1} characters, over the limit of ${MAXIMUM_SYSTEM_PROMPT_LENGTH}`,
-  );
-  await expect(
-    server.environment.client.workflow.getHandle(workflowId).describe(),
-  ).rejects.toBeInstanceOf(WorkflowNotFoundError);
-
-  const atLimit = 'p'.repeat(MAXIMUM_SYSTEM_PROMPT_LENGTH);
-  const requestsFolder = scriptedRequestsFolder(model.slice('scripted:'.length));
-  mkdirSync(requestsFolder);
-  const job = await startJob(
-    server.environment.client,
-    { ...jobInput({ model, workspace: folder }), systemPrompt: atLimit },
-    options,
-  );
-  expect((await job.result()).status.stopReason).toBe('stop');
-  const seen = JSON.parse(readFileSync(join(requestsFolder, '0.json'), 'utf8')) as {
-    systemPrompt?: string;
-  };
-  expect(seen.systemPrompt).toBe(atLimit);
 });
 
 test('R20: a follow-up or steering message over the length limit is refused before it is sent; the job goes on and takes the next one', async () => {
