@@ -3,6 +3,7 @@ import {
   MAXIMUM_ARGUMENTS_LENGTH,
   MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH,
   MAXIMUM_ERROR_TEXT_LENGTH,
+  MAXIMUM_MODEL_SETUP_BYTES,
   messageOf,
   quoteBounded,
 } from '../core/index.js';
@@ -26,9 +27,14 @@ export interface PrepareToolArgumentsInput {
  */
 export function createUserToolActivities(tools: ReadonlyMap<string, ToolImplementation>) {
   return {
-    async describeTools(names: string[]): Promise<DescribedTools> {
+    /**
+     * `systemPromptBytes`: the job's system prompt as JSON, in UTF-8 bytes (0 from runs that
+     * recorded this answer before it was passed).
+     */
+    async describeTools(names: string[], systemPromptBytes = 0): Promise<DescribedTools> {
       const described: DescribedTools = { tools: [], unknown: [] };
       let length = 0;
+      let bytes = 0;
       for (const name of names) {
         const tool = tools.get(name);
         if (!tool) {
@@ -36,7 +42,9 @@ export function createUserToolActivities(tools: ReadonlyMap<string, ToolImplemen
           continue;
         }
         const description = describeToolSpec(tool.spec);
-        length += JSON.stringify(description).length;
+        const json = JSON.stringify(description);
+        length += json.length;
+        bytes += Buffer.byteLength(json, 'utf8');
         described.tools.push(description);
       }
       // Refused before history records it (a marker over the payload limit stops the job).
@@ -46,6 +54,16 @@ export function createUserToolActivities(tools: ReadonlyMap<string, ToolImplemen
             `characters of JSON together, over the limit of ` +
             `${MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH}: give the job fewer tools, or shorter ` +
             'descriptions and schemas',
+          TOOLS_TOO_LARGE,
+        );
+      }
+      if (systemPromptBytes + bytes > MAXIMUM_MODEL_SETUP_BYTES) {
+        throw ApplicationFailure.nonRetryable(
+          `The job's system prompt (${systemPromptBytes} bytes as JSON) and its ` +
+            `${described.tools.length} worker tools' descriptions (${bytes} bytes) together ` +
+            `pass the limit of ${MAXIMUM_MODEL_SETUP_BYTES} bytes that a run's first model call ` +
+            'carries by value: shorten the system prompt (put large material in the workspace ' +
+            'as a file) or give the job fewer tools',
           TOOLS_TOO_LARGE,
         );
       }

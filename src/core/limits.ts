@@ -144,3 +144,13 @@ export const MAXIMUM_TOOL_DESCRIPTION_LENGTH = 64 * 1024;
  * would stop the job with no clear error; past this, the job fails at its start as `BadInput`.
  */
 export const MAXIMUM_JOB_TOOL_DESCRIPTIONS_LENGTH = 1024 * 1024;
+
+/**
+ * Bytes of a run's model setup sent by value in its first model call: the system prompt (as
+ * JSON) and the worker tools' descriptions. Each may be within its own limit (the job input's
+ * 2 MB, the tools' 1 MiB) and still make, together, an activity input the server refuses; the
+ * job would stop there for good. Past this, a job naming worker tools fails at its start as
+ * `BadInput`; the rest of that input (the first messages, up to 256 K characters unstored, the
+ * built-in tools) fits beside it.
+ */
+export const MAXIMUM_MODEL_SETUP_BYTES = 1.5 * 1024 * 1024;

@@ -5,7 +5,7 @@ import {
   NO_TOOLS_HERE,
   TOOLS_TOO_LARGE,
 } from '../tools/user/failure-types.js';
-import { HostFailure, type ToolSpec } from '../core/index.js';
+import { HostFailure, utf8ByteLength, type ToolSpec } from '../core/index.js';
 import { specOfDescription } from '../tools/user/tool-description.js';
 import { BAD_INPUT } from './job-input-check.js';
 import { jobInputProblems } from './job-input-schema.js';
@@ -70,7 +70,11 @@ export async function resolveUserTools(
   if (missing.length === 0 || !features.has(USER_TOOLS_PATCH)) return {};
   let described;
   try {
-    described = await describeTools(missing);
+    // With the system prompt's size: both go by value in the run's first model call.
+    described = await describeTools(
+      missing,
+      utf8ByteLength(JSON.stringify(input.systemPrompt ?? '')),
+    );
   } catch (error) {
     const failure = applicationFailureOf(error);
     // A read-only worker took the task: failing the task hands it to a worker with tools.

@@ -309,6 +309,31 @@ test("a job naming worker tools whose descriptions together pass the job's limit
   );
 });
 
+test("a job whose system prompt and worker tools would not fit together in the first model call's input fails at once as BadInput, naming both", async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('never')] }]);
+  // Each within its own limit: ten tools of about 60 KB (under 1 MiB together) and a system
+  // prompt of 1.6 MB (under the job input's 2 MB). Together, over 2 MB in one activity input.
+  const tools = bulkyTools.slice(0, 10).map((tool) => tool.spec.name);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, tools, systemPrompt: 'p'.repeat(1_600_000) }),
+  );
+  const error: unknown = await Promise.race([
+    job.handle.result().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    ),
+    new Promise((resolve) => setTimeout(() => resolve('still running after 30 s'), 30_000)),
+  ]);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  const cause = (error as WorkflowFailedError).cause;
+  expect((cause as ApplicationFailure).type).toBe('BadInput');
+  expect(cause?.message).toMatch(
+    /^The job's system prompt \(1600002 bytes as JSON\) and its 10 worker tools' descriptions \(\d+ bytes\) together pass the limit of 1572864 bytes/,
+  );
+}, 60_000);
+
 test("a job's first workflow task taken by a workflow-only worker (a reader's, with no tools) moves to a worker that has them; the job does not fail", async () => {
   const taskQueue = uniqueName('user-tools-reader-first');
   const reader = await createAgentWorker({
