@@ -16,6 +16,7 @@ export { FileJobStore, type FileJobStoreOptions } from '../store/file/file-job-s
 export { openConnection, type CliConnection as RunnerConnection } from '../cli/connection.js';
 export type { ProviderFactory } from '../providers/registry.js';
 export type { ModelCallContext, ModelProvider } from '../providers/model-provider.js';
+export { modelIdleTimeoutFrom, watchIdle, type IdleWatch } from '../providers/model-idle.js';
 export type { ModelRequest } from '../core/effects.js';
 export { connectMcpServers, mcpToolName, type McpServers } from '../tools/mcp/mcp-tools.js';
 export {

@@ -23,7 +23,12 @@ export interface ModelCallContext {
 /**
  * A model behind a `--model provider:id` name.
  *
- * Contract: resolve with one assistant message. A provider-side failure that retrying cannot
+ * Contract: resolve with one assistant message. Bound your own silence: the call's heartbeat
+ * goes on while the worker lives, so a request to a server that stopped sending waits for the
+ * model call's 10-minute limit, on each attempt. The built-in providers stop a request that gets
+ * nothing for `DAR_MODEL_IDLE_TIMEOUT` (5 minutes by default) and throw a retryable error; a
+ * provider of your own can do the same with `watchIdle(modelIdleTimeoutFrom(), abort)`,
+ * touching the watch as data arrives. A provider-side failure that retrying cannot
  * fix (bad request, used-up script) is a message with `stopReason: "error"` and
  * `errorMessage`; a transient failure (network, rate limit) is a thrown error, which the
  * activity's retry policy retries. Secrets are read here, never taken from the request.
