@@ -8,3 +8,10 @@ export function parseDuration(text: string): number | undefined {
   const milliseconds = Math.round(Number(match[1]) * unit);
   return milliseconds >= 1 ? milliseconds : undefined;
 }
+
+/** `500 ms`, `90 s`, `5 min`: a duration as a message names it (whole seconds above one). */
+export function describeDuration(milliseconds: number): string {
+  if (milliseconds < 1000) return `${milliseconds} ms`;
+  if (milliseconds % 60_000 === 0) return `${milliseconds / 60_000} min`;
+  return `${Math.round(milliseconds / 1000)} s`;
+}

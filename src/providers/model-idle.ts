@@ -30,13 +30,6 @@ export function modelIdleTimeoutFrom(
   return milliseconds;
 }
 
-/** `90 s`, `5 min`, `500 ms`: a limit as an error message names it. */
-export function describeIdleLimit(milliseconds: number): string {
-  if (milliseconds < 1000) return `${milliseconds} ms`;
-  if (milliseconds % 60_000 === 0) return `${milliseconds / 60_000} min`;
-  return `${Math.round(milliseconds / 1000)} s`;
-}
-
 /** Watches a model call for silence; see {@link watchIdle}. */
 export interface IdleWatch {
   /** A sign of life (a response's headers, a chunk of its body): the silence starts again. */

@@ -7,12 +7,8 @@ import {
 } from '../core/index.js';
 import { MissingApiKeyError, readApiKey } from './api-keys.js';
 import { observeResponses } from './http-observer.js';
-import {
-  MODEL_IDLE_TIMEOUT_VARIABLE,
-  describeIdleLimit,
-  modelIdleTimeoutFrom,
-  watchIdle,
-} from './model-idle.js';
+import { describeDuration } from '../job-input/duration.js';
+import { MODEL_IDLE_TIMEOUT_VARIABLE, modelIdleTimeoutFrom, watchIdle } from './model-idle.js';
 import type { ModelCallContext, ModelProvider } from './model-provider.js';
 import { fromPiAssistant, toPiContext } from './pi-ai-messages.js';
 import { ModelSetupError, buildModel } from './pi-ai-models.js';
@@ -67,7 +63,7 @@ function streamTooLong(streamed: number): ApplicationFailure {
  */
 function providerSilent(model: string, limitMs: number, where: string): ApplicationFailure {
   return ApplicationFailure.retryable(
-    `${model}: nothing came from the provider (${where}) for ${describeIdleLimit(limitMs)}: ` +
+    `${model}: nothing came from the provider (${where}) for ${describeDuration(limitMs)}: ` +
       `the request was stopped, to be sent again (${MODEL_IDLE_TIMEOUT_VARIABLE} sets this limit)`,
     MODEL_TRANSIENT_ERROR,
   );

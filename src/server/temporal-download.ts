@@ -1,5 +1,6 @@
 import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeDuration } from '../job-input/duration.js';
 import { findTemporalBinary } from './temporal-binary.js';
 
 /**
@@ -9,17 +10,12 @@ import { findTemporalBinary } from './temporal-binary.js';
  */
 export const DOWNLOAD_LIMIT_MS = 10 * 60_000;
 
-function describeLimit(milliseconds: number): string {
-  if (milliseconds < 1000) return `${milliseconds} ms`;
-  return milliseconds % 60_000 === 0 ? `${milliseconds / 60_000} min` : `${milliseconds / 1000} s`;
-}
-
 /** `work`, or a rejection naming the limit when it takes longer. */
 async function withinLimit(work: Promise<void>, limitMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`the download did not finish in ${describeLimit(limitMs)}`)),
+      () => reject(new Error(`the download did not finish in ${describeDuration(limitMs)}`)),
       limitMs,
     );
   });

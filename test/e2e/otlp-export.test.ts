@@ -48,6 +48,23 @@ afterAll(async () => {
   removeDir(root);
 });
 
+/** `dar run` of `prompt` on a model script, exporting its spans to `collector`. */
+function runTraced(
+  prompt: string,
+  script: string,
+  collector: Server,
+  env: Record<string, string> = {},
+) {
+  const { port } = collector.address() as AddressInfo;
+  return dar(
+    ['run', prompt, '--model', `scripted:${script}`, '--workspace', root, '--state-dir', stateDir],
+    {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, ...env },
+      timeoutMs: 120_000,
+    },
+  );
+}
+
 interface OtlpBody {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
@@ -63,26 +80,9 @@ test('dar run with OTEL_EXPORTER_OTLP_ENDPOINT exports the job trace over OTLP/H
     },
     finalTurn('Listed.'),
   ]);
-  const { port } = receiver.address() as AddressInfo;
-  const run = await dar(
-    [
-      'run',
-      'list the folder',
-      '--model',
-      `scripted:${script}`,
-      '--workspace',
-      root,
-      '--state-dir',
-      stateDir,
-    ],
-    {
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
-        OTEL_SERVICE_NAME: 'dar-test',
-      },
-      timeoutMs: 120_000,
-    },
-  );
+  const run = await runTraced('list the folder', script, receiver, {
+    OTEL_SERVICE_NAME: 'dar-test',
+  });
   expect({ code: run.code, context: describeResult(run) }).toMatchObject({ code: 0 });
   const spans = (bodies as OtlpBody[]).flatMap((body) =>
     (body.resourceSpans ?? []).flatMap((resource) =>
@@ -112,21 +112,8 @@ test('dar run with OTEL_EXPORTER_OTLP_ENDPOINT exports the job trace over OTLP/H
 
 test('a collector that never finishes its answer does not hold the command: dar run exits soon after the job', async () => {
   const script = writeScript(root, 'trickle.json', [finalTurn('Done.')]);
-  const { port } = trickler.address() as AddressInfo;
   const started = Date.now();
-  const run = await dar(
-    [
-      'run',
-      'say done',
-      '--model',
-      `scripted:${script}`,
-      '--workspace',
-      root,
-      '--state-dir',
-      stateDir,
-    ],
-    { env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }, timeoutMs: 120_000 },
-  );
+  const run = await runTraced('say done', script, trickler);
   expect({ code: run.code, context: describeResult(run) }).toMatchObject({ code: 0 });
   expect(trickled).toContain('/v1/traces');
   expect(run.stdout).toContain('Done.');

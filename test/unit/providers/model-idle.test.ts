@@ -1,6 +1,6 @@
+import { describeDuration } from '../../../src/job-input/duration.js';
 import {
   DEFAULT_MODEL_IDLE_TIMEOUT_MS,
-  describeIdleLimit,
   modelIdleTimeoutFrom,
   watchIdle,
 } from '../../../src/providers/model-idle.js';
@@ -26,10 +26,10 @@ describe('DAR_MODEL_IDLE_TIMEOUT', () => {
   });
 
   test('limits are named in the unit a reader expects', () => {
-    expect(describeIdleLimit(500)).toBe('500 ms');
-    expect(describeIdleLimit(2000)).toBe('2 s');
-    expect(describeIdleLimit(90_000)).toBe('90 s');
-    expect(describeIdleLimit(300_000)).toBe('5 min');
+    expect(describeDuration(500)).toBe('500 ms');
+    expect(describeDuration(2000)).toBe('2 s');
+    expect(describeDuration(90_000)).toBe('90 s');
+    expect(describeDuration(300_000)).toBe('5 min');
   });
 });
 
