@@ -7,13 +7,15 @@ import {
   type ModelRequest,
 } from '../core/index.js';
 import { configuredApiKeys } from '../providers/api-keys.js';
-import { parseModelName } from '../providers/model-provider.js';
+import { modelIdleTimeoutFrom } from '../providers/model-idle.js';
+import { parseModelName, type ModelCallContext } from '../providers/model-provider.js';
 import { MODEL_TRANSIENT_ERROR } from '../providers/pi-ai-provider.js';
 import { resolveModel } from '../providers/registry.js';
 import { scrubJson, scrubText } from '../providers/secret-scrub.js';
 import { boundModelAnswer } from './bound-model-answer.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { heartbeatWhile } from './heartbeat-while.js';
+import { callWatchingSilence } from './silence-watched-call.js';
 import { sharedProviderPauses, type ProviderPauses } from './provider-pauses.js';
 import { rateLimitWaitMs } from './rate-limit-waits.js';
 
@@ -152,6 +154,8 @@ export async function callModel(
   }
   const context = Context.current();
   const signal = context.cancellationSignal;
+  // Read per call, as the built-in providers do; the worker checked the setting at its start.
+  const idleLimitMs = provider.reportsSignsOfLife ? modelIdleTimeoutFrom() : undefined;
   const pausedTooLong = (waitedMs: number) => {
     const paused = pauses.remaining(providerName);
     if (waitedMs + paused <= LONGEST_WAIT_IN_CALL_MS) return undefined;
@@ -193,12 +197,19 @@ export async function callModel(
             }
           : undefined;
         try {
-          const answer = await provider.call(input.request, {
+          const callContext: ModelCallContext = {
             signal,
             heartbeat: (details) => context.heartbeat(details),
             ...(input.callIndex === undefined ? {} : { callIndex: input.callIndex }),
             ...(forward ? { onStreamEvent: forward } : {}),
-          });
+          };
+          const answer = await callWatchingSilence(
+            provider,
+            providerName,
+            input.request,
+            callContext,
+            idleLimitMs,
+          );
           pauses.answered(providerName);
           return answer;
         } catch (error) {

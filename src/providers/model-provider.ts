@@ -2,7 +2,11 @@ import type { AssistantMessage, ModelRequest } from '../core/index.js';
 
 /** What a provider gets besides the request. Worker side only. */
 export interface ModelCallContext {
-  /** Aborted when the job is cancelled: stop the request and return or throw promptly. */
+  /**
+   * Aborted when the job is cancelled, or when a provider that reports signs of life has been
+   * silent too long (see `ModelProvider.reportsSignsOfLife`): stop the request and return or
+   * throw promptly.
+   */
   signal: AbortSignal;
   /** Tells Temporal the call is alive (and lets it deliver a cancellation). */
   heartbeat(details?: unknown): void;
@@ -18,17 +22,25 @@ export interface ModelCallContext {
    * what it hears never changes the answer.
    */
   onStreamEvent?: (event: unknown) => void;
+  /**
+   * Something came from the model's server (a response's headers, a chunk of its body, a
+   * keep-alive): the silence the runner watches starts again. Set by the runner when the
+   * provider has `reportsSignsOfLife` and a limit is on (call it as `context.signOfLife?.()`).
+   * Contract: returns at once and never throws.
+   */
+  signOfLife?: () => void;
 }
 
 /**
  * A model behind a `--model provider:id` name.
  *
- * Contract: resolve with one assistant message. Bound your own silence: the call's heartbeat
- * goes on while the worker lives, so a request to a server that stopped sending waits for the
- * model call's 10-minute limit, on each attempt. The built-in providers stop a request that gets
- * nothing for `DAR_MODEL_IDLE_TIMEOUT` (5 minutes by default) and throw a retryable error; a
- * provider of your own can do the same with `watchIdle(modelIdleTimeoutFrom(), abort)`,
- * touching the watch as data arrives. A provider-side failure that retrying cannot
+ * Contract: resolve with one assistant message. Bound its silence: the call's heartbeat goes on
+ * while the worker lives, so a request to a server that stopped sending waits for the model
+ * call's 10-minute limit, on each attempt. The built-in providers stop a request that gets
+ * nothing for `DAR_MODEL_IDLE_TIMEOUT` (5 minutes by default) and throw a retryable error. A
+ * provider of your own gets the same from the runner by setting `reportsSignsOfLife` and calling
+ * `context.signOfLife()` as data arrives; one that would rather keep the watch itself can use
+ * `watchIdle(modelIdleTimeoutFrom(), abort)`. A provider-side failure that retrying cannot
  * fix (bad request, used-up script) is a message with `stopReason: "error"` and
  * `errorMessage`; a transient failure (network, rate limit) is a thrown error, which the
  * activity's retry policy retries. Secrets are read here, never taken from the request.
@@ -40,6 +52,16 @@ export interface ModelProvider {
    * near it). Contract: must not throw for a missing key or base URL; undefined when unknown.
    */
   contextWindow?(): Promise<number | undefined>;
+  /**
+   * Set when `call` reports each arrival of data with `context.signOfLife()` (or streams its
+   * events through `context.onStreamEvent`, which counts too). The runner then watches each
+   * request: after `DAR_MODEL_IDLE_TIMEOUT` without a sign, it aborts `context.signal` and fails
+   * the attempt with a retryable `ModelTransientError` naming the silence, whatever `call` then
+   * throws, or returns as an `aborted` or `error` answer. Leave it unset when the provider
+   * cannot see its bytes (a whole-answer SDK call): a provider that never reports would be
+   * stopped after the limit on every request.
+   */
+  readonly reportsSignsOfLife?: boolean;
 }
 
 export interface ModelName {
