@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import pg from 'pg';
 
 /** The channel `appendEvents` notifies with the sha256 of the job id as payload. */
@@ -15,7 +16,11 @@ export class EventNotices {
   private readonly waiters = new Map<string, Set<() => void>>();
   private closed = false;
 
-  constructor(private readonly connectionString: string) {}
+  /** `stream`: makes the connection's socket (see `StoreSockets`). */
+  constructor(
+    private readonly connectionString: string,
+    private readonly stream?: () => Duplex,
+  ) {}
 
   /**
    * Resolves true on a notice for the job or after `milliseconds`, false when `signal` aborts.
@@ -57,6 +62,7 @@ export class EventNotices {
       connectionString: this.connectionString,
       connectionTimeoutMillis: 5_000,
       keepAlive: true,
+      ...(this.stream ? { stream: this.stream } : {}),
     });
     // A lost connection (database restarted) is dropped; the next wait opens another.
     client.on('error', () => this.drop(client));

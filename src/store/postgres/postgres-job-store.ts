@@ -31,6 +31,7 @@ import type {
 import { postgresFailure } from './postgres-errors.js';
 import { EVENTS_CHANNEL, EventNotices } from './postgres-event-notices.js';
 import { createSchema } from './postgres-schema.js';
+import { settleWithin, StoreSockets } from './store-sockets.js';
 import { preparePlainObject, putPreparedPlainObjects } from '../prepared-objects.js';
 import { consecutiveSlices } from '../consecutive-slices.js';
 
@@ -49,6 +50,11 @@ export interface PostgresJobStoreOptions {
   queryTimeoutMs?: number;
   /** How `followEvents` polls. */
   follow?: FollowOptions;
+  /**
+   * How long `close()` waits for the database to end the connections before closing them
+   * without it (default 5 s).
+   */
+  closeTimeoutMs?: number;
 }
 
 /**
@@ -80,10 +86,14 @@ export class PostgresJobStore implements JobStore {
   private readonly notices: EventNotices;
   private schemaReady: Promise<void> | undefined;
   private closed = false;
+  private readonly sockets = new StoreSockets();
+  private readonly closeLimitMs: number;
 
   constructor(options: PostgresJobStoreOptions) {
+    this.closeLimitMs = options.closeTimeoutMs ?? 5_000;
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
+      stream: this.sockets.create,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       query_timeout: options.queryTimeoutMs ?? 60_000,
@@ -95,7 +105,7 @@ export class PostgresJobStore implements JobStore {
     // dropped by the pool; without a listener the error would crash the process.
     this.pool.on('error', () => undefined);
     this.follow = options.follow ?? {};
-    this.notices = new EventNotices(options.connectionString);
+    this.notices = new EventNotices(options.connectionString, this.sockets.create);
   }
 
   async putObject(value: unknown): Promise<ObjectRef> {
@@ -388,10 +398,19 @@ export class PostgresJobStore implements JobStore {
     return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
   }
 
+  /**
+   * Ends every connection. A database that stopped answering cannot hold it up: past
+   * `closeTimeoutMs` the connections are closed without waiting for it, and a statement still
+   * waiting for its answer fails. Never waits longer than that, plus a moment.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.notices.close(), this.pool.end()]);
+    await settleWithin(
+      Promise.all([this.notices.close(), this.pool.end()]),
+      this.closeLimitMs,
+      () => this.sockets.destroyAll(),
+    );
   }
 
   /** Runs one statement once the schema exists; `pg` failures become store errors. */
