@@ -62,6 +62,16 @@ export interface DurableAgentOptions {
   worker?: boolean | InProcessWorkerOptions;
   /** Prefix of the job ids (default `agent`): each job is `<prefix>-<uuid>`. */
   jobIdPrefix?: string;
+  /**
+   * How long an aborted run waits for its job to end (default 30 s). `abort()` cancels the job,
+   * and a worker ends its run: running tools stop, then `agent_end`. With no worker there (the
+   * runs are left to other workers, and none is running), nothing would end it; past this wait
+   * the run ends here as Pi's does, with an `aborted` assistant message and `agent_end`, and the
+   * job's cancellation stays recorded for the next worker.
+   */
+  abortWaitMs?: number;
 }
 
 export const DEFAULT_KEEP_OPEN_MS = 30 * 60 * 1000;
+
+export const DEFAULT_ABORT_WAIT_MS = 30_000;

@@ -9,7 +9,11 @@ import {
   type QueueMode,
   type ToolExecutionMode,
 } from '../core/index.js';
-import { DEFAULT_KEEP_OPEN_MS, type DurableAgentOptions } from './agent-options.js';
+import {
+  DEFAULT_ABORT_WAIT_MS,
+  DEFAULT_KEEP_OPEN_MS,
+  type DurableAgentOptions,
+} from './agent-options.js';
 import { openAgentRuntime, type AgentRuntime } from './agent-runtime.js';
 import {
   createAgentState,
@@ -87,6 +91,7 @@ export class DurableAgent {
   /** Absolute path of the folder the tools work in, as the workers see it. */
   workspace: string;
   keepOpenMs: number;
+  private readonly abortWaitMs: number;
 
   /**
    * Pi's transport options (`streamFn`, `getApiKey`, `sessionId`, ...) are ignored: the worker
@@ -102,6 +107,7 @@ export class DurableAgent {
     this.toolExecution = options.toolExecution ?? 'parallel';
     this.workspace = resolve(options.workspace ?? process.cwd());
     this.keepOpenMs = options.keepOpenMs ?? DEFAULT_KEEP_OPEN_MS;
+    this.abortWaitMs = options.abortWaitMs ?? DEFAULT_ABORT_WAIT_MS;
   }
 
   /**
@@ -190,8 +196,9 @@ export class DurableAgent {
 
   /**
    * Aborts the current run: its job is cancelled (running tools are stopped) and the run ends
-   * with an `aborted` assistant message and `agent_end`, as Pi's. The next prompt starts a new
-   * job from the conversation.
+   * with an `aborted` assistant message and `agent_end`, as Pi's. When the job has not ended
+   * after `abortWaitMs` (no worker is there to cancel it), the run ends here all the same. The
+   * next prompt starts a new job from the conversation.
    */
   abort(): void {
     const run = this.activeRun;
@@ -354,6 +361,7 @@ export class DurableAgent {
             afterLiveSeq: current.lastLiveSeq ?? 0,
             messages: new LiveMessages(() => emptyAssistantMessage(this.stateValue.model)),
           },
+          abandon: { signal: run.abortController.signal, waitMs: this.abortWaitMs },
         },
       );
       current.lastSeq = reading.lastSeq;

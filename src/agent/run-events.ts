@@ -29,6 +29,23 @@ export interface RunReadingOptions {
    * on Pi's events for it (see `LiveMessages`) between the job's events.
    */
   live?: { afterLiveSeq: number; messages: LiveMessages };
+  /**
+   * Once `signal` aborts, stop reading after `waitMs` even when the run has not ended (its job
+   * was cancelled, and no worker may be there to end it): the reading returns with `ended`
+   * false.
+   */
+  abandon?: { signal: AbortSignal; waitMs: number };
+}
+
+/** Whether the reading should stop: aborted `waitMs` ago or more (see `abandon`). */
+function abandonment(abandon: RunReadingOptions['abandon']): () => boolean {
+  if (!abandon) return () => false;
+  let abortedAt: number | undefined;
+  return () => {
+    if (!abandon.signal.aborted) return false;
+    abortedAt ??= Date.now();
+    return Date.now() - abortedAt >= abandon.waitMs;
+  };
 }
 
 /** Hands on Pi's events for the live events after `afterLiveSeq` still current; the new cursor. */
@@ -93,7 +110,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Reads a job's events after `afterSeq` from the job store and hands each of Pi's to `onEvent`,
  * awaited, in the stream's order, until the run's `agent_end`; or until the job has closed with
- * nothing more to read (`ended` false: terminated, or closed before it took the prompt). A failed read is tried again from the last event handed
+ * nothing more to read (`ended` false: terminated, or closed before it took the prompt), or
+ * until it is abandoned (`abandon`). A failed read is tried again from the last event handed
  * on, so a reconnect neither loses nor repeats an event.
  */
 export async function readRun(
@@ -116,6 +134,7 @@ export async function readRun(
   let failedReads = 0;
   let closed = false;
   let lastCheck = Date.now();
+  const abandoned = abandonment(options.abandon);
   for (;;) {
     let page: SequencedEvent[];
     try {
@@ -123,6 +142,7 @@ export async function readRun(
       failedReads = 0;
     } catch (error) {
       failedReads += 1;
+      if (abandoned()) return reading;
       if (failedReads >= maxFailedReads) throw error;
       await sleep(pollMs * 5);
       continue;
@@ -164,6 +184,7 @@ export async function readRun(
       closed = await hasClosed(job);
       if (closed) continue;
     }
+    if (abandoned()) return reading;
     await sleep(pollMs);
   }
 }

@@ -180,6 +180,53 @@ test('R21: abort() cancels the job: the running tool ends aborted, then agent_en
   expect(texts(transcript)).toEqual(texts(agent.state.messages));
 }, 90_000);
 
+test('R21: abort() with no worker to end the job: the run ends here after abortWaitMs, aborted, with agent_end; the cancellation stays recorded for the next worker', async () => {
+  const folder = temporaryFolder();
+  const abortWaitMs = 1_500;
+  const agent = new DurableAgent({
+    initialState: {
+      model: scriptedModel(folder, [{ stopReason: 'stop', content: [text('Never.')] }]),
+      tools: ['ls'],
+    },
+    workspace: folder,
+    // A task queue that no worker polls: the job is started, and nothing runs it.
+    connection: {
+      client: server.environment.client,
+      store: server.store,
+      taskQueue: `${server.taskQueue}-unpolled`,
+    },
+    abortWaitMs,
+  });
+  agents.push(agent);
+  const types: string[] = [];
+  agent.subscribe((event) => {
+    types.push(event.type);
+  });
+  const prompting = agent.prompt('nobody will answer');
+  const deadline = Date.now() + 20_000;
+  while (agent.jobId === undefined) {
+    if (Date.now() > deadline) throw new Error('the job was not started');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const abortedAt = Date.now();
+  agent.abort();
+  await prompting;
+
+  const waitedMs = Date.now() - abortedAt;
+  expect(waitedMs).toBeGreaterThanOrEqual(abortWaitMs - 100);
+  expect(waitedMs).toBeLessThan(abortWaitMs + 10_000);
+  expect(types.slice(-2)).toEqual(['turn_end', 'agent_end']);
+  expect(agent.state.messages.at(-1)).toMatchObject({ role: 'assistant', stopReason: 'aborted' });
+  expect(agent.state.isStreaming).toBe(false);
+  const history = await server.environment.client.workflow
+    .getHandle(agent.jobId ?? '')
+    .fetchHistory();
+  const recorded = (history.events ?? []).map(
+    (event) => event.workflowExecutionCancelRequestedEventAttributes,
+  );
+  expect(recorded.some((attributes) => attributes !== undefined && attributes !== null)).toBe(true);
+}, 60_000);
+
 test('waitForIdle resolves once the agent_end listeners have settled; prompting during a run is refused', async () => {
   const folder = temporaryFolder();
   const agent = makeAgent(
