@@ -108,6 +108,11 @@ export class DurableAgent {
     this.workspace = resolve(options.workspace ?? process.cwd());
     this.keepOpenMs = options.keepOpenMs ?? DEFAULT_KEEP_OPEN_MS;
     this.abortWaitMs = options.abortWaitMs ?? DEFAULT_ABORT_WAIT_MS;
+    if (!Number.isFinite(this.abortWaitMs) || this.abortWaitMs < 0) {
+      throw new Error(
+        `abortWaitMs must be a number of milliseconds, 0 or more, not ${String(options.abortWaitMs)}`,
+      );
+    }
   }
 
   /**

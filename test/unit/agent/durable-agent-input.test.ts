@@ -16,6 +16,15 @@ test("Pi's hooks given as options are refused, by name", () => {
   expect(() => new DurableAgent({ streamFn: () => undefined } as never)).not.toThrow();
 });
 
+test('abortWaitMs must be a number of milliseconds, 0 or more', () => {
+  for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5s']) {
+    expect(() => new DurableAgent({ abortWaitMs: bad as never })).toThrow(
+      `abortWaitMs must be a number of milliseconds, 0 or more, not ${String(bad)}`,
+    );
+  }
+  expect(() => new DurableAgent({ abortWaitMs: 0 })).not.toThrow();
+});
+
 test('images, several messages at once and messages of other roles are refused before anything is sent', async () => {
   const agent = new DurableAgent({ initialState: { model: 'scripted:/nowhere.json' } });
   const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
