@@ -18,11 +18,6 @@ export class StoreSockets {
     return socket;
   };
 
-  /** Sockets not yet closed. */
-  get count(): number {
-    return this.open.size;
-  }
-
   /** Closes every socket at once, without waiting for the server. */
   destroyAll(): void {
     for (const socket of this.open) socket.destroy();
