@@ -11,7 +11,7 @@ import type { ModelCallContext, ModelProvider } from '../../../src/providers/mod
  * `test/integration/providers/sign-of-life.test.ts`.
  */
 
-const LIMIT_MS = 300;
+const LIMIT_MS = 600;
 const REQUEST: ModelRequest = { systemPrompt: '', messages: [], tools: [] };
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -72,14 +72,14 @@ test('a reporting provider silent past the limit: its signal aborts and the atte
   expect(failure.type).toBe('ModelTransientError');
   expect(failure.nonRetryable).toBe(false);
   expect(failure.message).toBe(
-    'mine: no sign of life from the provider for 300 ms: the request was stopped, to be sent again (DAR_MODEL_IDLE_TIMEOUT sets this limit)',
+    'mine: no sign of life from the provider for 600 ms: the request was stopped, to be sent again (DAR_MODEL_IDLE_TIMEOUT sets this limit)',
   );
 });
 
-test('signs of life more often than the limit keep a long request going, past several limits', async () => {
+test('signs of life more often than the limit keep a request going for twice the limit', async () => {
   const provider = reporting(async (_request, callContext) => {
-    for (let chunk = 0; chunk < 10; chunk += 1) {
-      await sleep(LIMIT_MS / 6);
+    for (let chunk = 0; chunk < 20; chunk += 1) {
+      await sleep(LIMIT_MS / 10);
       callContext.signal.throwIfAborted();
       callContext.signOfLife?.();
     }
@@ -92,8 +92,8 @@ test('signs of life more often than the limit keep a long request going, past se
 test('streamed events count as signs of life, and still reach the follower', async () => {
   const heard: unknown[] = [];
   const provider = reporting(async (_request, callContext) => {
-    for (let chunk = 0; chunk < 10; chunk += 1) {
-      await sleep(LIMIT_MS / 6);
+    for (let chunk = 0; chunk < 20; chunk += 1) {
+      await sleep(LIMIT_MS / 10);
       callContext.signal.throwIfAborted();
       callContext.onStreamEvent?.({ type: 'text_delta', delta: String(chunk) });
     }
@@ -107,7 +107,7 @@ test('streamed events count as signs of life, and still reach the follower', asy
     LIMIT_MS,
   );
   expect(result.stopReason).toBe('stop');
-  expect(heard).toHaveLength(10);
+  expect(heard).toHaveLength(20);
 });
 
 test('a provider that ends a stopped request as an aborted answer fails as silent too; an answer that did come is kept', async () => {
