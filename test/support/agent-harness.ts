@@ -14,6 +14,7 @@ import type { AgentJobInput } from '../../src/workflows/job-types.js';
 import { flakyTool } from '../integration/agent/flaky-tool-body.js';
 import { startDevServer } from './temporal-server.js';
 import { cachedWorkflowBundle } from './workflow-bundle-cache.js';
+import type { ProviderFactory } from '../../src/providers/registry.js';
 
 export const testWorkflowsPath = fileURLToPath(
   new URL('../integration/agent/workflows.ts', import.meta.url),
@@ -62,6 +63,7 @@ export async function createTestWorker(
   taskQueue: string,
   store: JobStore,
   workerOptions: Partial<WorkerOptions> = {},
+  providers?: Readonly<Record<string, ProviderFactory>>,
 ): Promise<AgentWorker> {
   return createAgentWorker({
     connection: environment.nativeConnection,
@@ -69,6 +71,7 @@ export async function createTestWorker(
     workflowBundlePath: await cachedWorkflowBundle(testWorkflowsPath),
     tools: [flakyTool],
     store,
+    ...(providers ? { providers } : {}),
     workerOptions: { maxCachedWorkflows: 100, ...workerOptions },
   });
 }

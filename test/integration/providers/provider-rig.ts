@@ -3,6 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../../../src/core/index.js';
+import type { ProviderFactory } from '../../../src/providers/registry.js';
 import type { JobStore } from '../../../src/store/job-store.js';
 import type { AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
@@ -41,12 +42,16 @@ export class ProviderRig {
     return folderText(this.storeFolder);
   }
 
-  static async start(name: string): Promise<ProviderRig> {
+  /** `providers`: model providers of the test's own, beside the built-in ones. */
+  static async start(
+    name: string,
+    providers?: Readonly<Record<string, ProviderFactory>>,
+  ): Promise<ProviderRig> {
     const environment = await startDevServer();
     const taskQueue = uniqueName(name);
     const storeFolder = temporaryFolder('dar-store-');
     const store = await openTestStore(storeFolder);
-    const worker = await createTestWorker(environment, taskQueue, store);
+    const worker = await createTestWorker(environment, taskQueue, store, {}, providers);
     const fake = await FakeModelServer.start();
     const rig = new ProviderRig(environment, worker, fake, taskQueue, store, storeFolder);
     rig.workerRun = worker.run();

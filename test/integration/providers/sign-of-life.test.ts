@@ -1,20 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { emptyUsage, textOf, type AssistantMessage } from '../../../src/core/index.js';
 import type { ModelProvider } from '../../../src/providers/model-provider.js';
-import type { JobStore } from '../../../src/store/job-store.js';
-import { createAgentWorker } from '../../../src/worker/agent-worker.js';
-import type { AgentWorker } from '../../../src/worker/agent-worker-group.js';
-import {
-  jobInput,
-  openTestStore,
-  startTestJob,
-  temporaryFolder,
-  uniqueName,
-} from '../../support/agent-harness.js';
-import { startDevServer } from '../../support/temporal-server.js';
-import { FakeModelServer } from './fake-model-server.js';
-import { assistantMessages, resultOf } from './provider-rig.js';
+import { ProviderRig, assistantMessages, resultOf } from './provider-rig.js';
 
 /**
  * A provider of one's own (`createAgentWorker({ providers })`) that reports what arrives with
@@ -29,13 +16,7 @@ import { assistantMessages, resultOf } from './provider-rig.js';
 const IDLE_LIMIT_MS = 2000;
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-let environment: TestWorkflowEnvironment;
-let store: JobStore;
-let worker: AgentWorker;
-let workerRun: Promise<void>;
-let fake: FakeModelServer;
-const taskQueue = uniqueName('sign-of-life');
-const savedLimit = process.env.DAR_MODEL_IDLE_TIMEOUT;
+let rig: ProviderRig;
 
 /**
  * Posts to the fake server and answers with the text of its reply, read chunk by chunk; a sign
@@ -45,7 +26,7 @@ function streamingProvider(reports: boolean) {
   return (modelId: string): ModelProvider => ({
     ...(reports ? { reportsSignsOfLife: true } : {}),
     async call(_request, context): Promise<AssistantMessage> {
-      const response = await fetch(`${fake.url}/${modelId}`, {
+      const response = await fetch(`${rig.fake.url}/${modelId}`, {
         method: 'POST',
         body: JSON.stringify({ callIndex: context.callIndex }),
         signal: context.signal,
@@ -86,37 +67,21 @@ function chunks(parts: string[], gapMs: number, stallAfter?: number) {
 }
 
 beforeAll(async () => {
-  process.env.DAR_MODEL_IDLE_TIMEOUT = `${IDLE_LIMIT_MS}ms`;
-  environment = await startDevServer();
-  store = await openTestStore();
-  fake = await FakeModelServer.start();
-  worker = await createAgentWorker({
-    connection: environment.nativeConnection,
-    taskQueue,
-    store,
-    providers: { reporting: streamingProvider(true), unreporting: streamingProvider(false) },
-    workerOptions: { maxCachedWorkflows: 100 },
+  rig = await ProviderRig.start('sign-of-life', {
+    reporting: streamingProvider(true),
+    unreporting: streamingProvider(false),
   });
-  workerRun = worker.run();
+  rig.setEnv({ DAR_MODEL_IDLE_TIMEOUT: `${IDLE_LIMIT_MS}ms` });
 }, 180_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await fake?.close();
-  await environment?.teardown();
-  await store?.close();
-  if (savedLimit === undefined) delete process.env.DAR_MODEL_IDLE_TIMEOUT;
-  else process.env.DAR_MODEL_IDLE_TIMEOUT = savedLimit;
+  await rig?.stop();
 });
 
-beforeEach(() => fake.reset());
+beforeEach(() => rig.fake.reset());
 
 async function runJob(model: string): Promise<string> {
-  const job = await startTestJob(
-    { environment, taskQueue, store },
-    jobInput({ model, workspace: temporaryFolder('dar-sign-of-life-'), tools: [] }),
-  );
+  const { job } = await rig.startJob(model);
   const result = await resultOf(job);
   expect(result.status).toMatchObject({ stopReason: 'stop', cancelled: false });
   const last = assistantMessages(result.messages).at(-1);
@@ -124,26 +89,29 @@ async function runJob(model: string): Promise<string> {
 }
 
 test('a reporting provider whose server goes silent is stopped after the idle limit and sent again; the job completes with the second answer', async () => {
-  fake.reply(chunks(['the first ', 'never comes'], 0, 1), chunks(['the second ', 'answer'], 50));
+  rig.fake.reply(
+    chunks(['the first ', 'never comes'], 0, 1),
+    chunks(['the second ', 'answer'], 50),
+  );
   const answer = await runJob('reporting:m');
   expect(answer).toBe('the second answer');
-  expect(fake.requests).toHaveLength(2);
-  const [first, second] = fake.requests;
+  expect(rig.fake.requests).toHaveLength(2);
+  const [first, second] = rig.fake.requests;
   expect(first?.closedEarly).toBe(true);
   expect(second!.at - first!.at).toBeGreaterThanOrEqual(IDLE_LIMIT_MS);
 }, 60_000);
 
 test('a reporting provider whose server keeps sending, slower than the limit in all but faster between chunks, is one request', async () => {
   const parts = Array.from({ length: 9 }, (_, index) => `${index} `);
-  fake.reply(chunks(parts, IDLE_LIMIT_MS / 4));
+  rig.fake.reply(chunks(parts, IDLE_LIMIT_MS / 4));
   const answer = await runJob('reporting:m');
   expect(answer).toBe(parts.join(''));
-  expect(fake.requests).toHaveLength(1);
+  expect(rig.fake.requests).toHaveLength(1);
 }, 60_000);
 
 test('a provider that does not report is not watched: a silence past the limit is waited out', async () => {
-  fake.reply(chunks(['said ', 'slowly'], IDLE_LIMIT_MS * 2));
+  rig.fake.reply(chunks(['said ', 'slowly'], IDLE_LIMIT_MS * 2));
   const answer = await runJob('unreporting:m');
   expect(answer).toBe('said slowly');
-  expect(fake.requests).toHaveLength(1);
+  expect(rig.fake.requests).toHaveLength(1);
 }, 60_000);
