@@ -193,6 +193,31 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     ],
     load: async () => (await import('./commands/list.js')).listCommand,
   },
+  prune: {
+    usage:
+      'dar prune --older-than DURATION [--grace DURATION] [--apply] [--forget-unfinished] [--json] ' +
+      '[--state-dir DIR]',
+    summary:
+      'Free the job store: delete jobs that ended long ago, and the objects no other job reaches.',
+    options: [
+      [
+        '--older-than DURATION',
+        'Required: delete the jobs that ended longer ago than this, e.g. 30d (units d, h, m, s)',
+      ],
+      [
+        '--grace DURATION',
+        'Keep objects put this recently or since the oldest running job began (default 1h, min 20m)',
+      ],
+      ['--apply', 'Delete; without it, only report what would go (a dry run)'],
+      [
+        '--forget-unfinished',
+        'Also delete old jobs Temporal no longer knows that stored no ending (terminated ones)',
+      ],
+      ['--json', 'The report as one JSON object'],
+      stateDirOption,
+    ],
+    load: async () => (await import('./commands/prune.js')).pruneCommand,
+  },
   cancel: {
     usage: 'dar cancel ID | --batch ID [--state-dir DIR]',
     summary: 'Cancel a running job, or all running jobs of a batch: running tools are stopped.',

@@ -1,4 +1,5 @@
 import type { JobStore } from '../store/job-store.js';
+import type { StoreMaintenance } from '../store/store-maintenance.js';
 import type {
   AppendEventsOptions,
   EventToAppend,
@@ -111,6 +112,10 @@ export class EncryptingJobStore implements JobStore {
   async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
     const stored = await this.inner.getRecord(namespace, key);
     return stored === undefined ? undefined : this.open(stored);
+  }
+
+  maintenance(): StoreMaintenance | undefined {
+    return this.inner.maintenance?.();
   }
 
   async close(): Promise<void> {

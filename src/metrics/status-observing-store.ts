@@ -1,5 +1,6 @@
 import { JOB_STATUS_RECORD } from '../activities/job-status-record.js';
 import type { JobStore } from '../store/job-store.js';
+import type { StoreMaintenance } from '../store/store-maintenance.js';
 import type {
   AppendEventsOptions,
   EventToAppend,
@@ -83,6 +84,10 @@ export class StatusObservingStore implements JobStore {
   dropLiveEvents(jobId: string, upToSeq: number): Promise<void> {
     return this.inner.dropLiveEvents(jobId, upToSeq);
   }
+  maintenance(): StoreMaintenance | undefined {
+    return this.inner.maintenance?.();
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

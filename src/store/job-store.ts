@@ -9,6 +9,7 @@ import type {
   StoredEvent,
 } from './references.js';
 import type { LiveEventStore } from './live-events.js';
+import type { StoreMaintenance } from './store-maintenance.js';
 
 /**
  * The data plane of agent jobs: content-addressed objects (messages, large tool results), a
@@ -106,6 +107,12 @@ export interface JobStore extends LiveEventStore {
 
   /** The record under `(namespace, key)`, or undefined when there is none. */
   getRecord(namespace: string, key: string): Promise<JsonValue | undefined>;
+
+  /**
+   * The backend's clean-up operations (`dar prune`), below any encryption; a store that wraps
+   * another passes its inner store's on. Undefined for a store that has none.
+   */
+  maintenance?(): StoreMaintenance | undefined;
 
   /** Releases connections; every later call rejects. Safe to call twice. */
   close(): Promise<void>;

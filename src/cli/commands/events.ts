@@ -2,6 +2,9 @@ import {
   resolveConnectionSettings,
   ConnectionSettingsError,
 } from '../../server/connection-settings.js';
+import type { Client } from '@temporalio/client';
+import { JOB_STATUS_RECORD } from '../../activities/job-status-record.js';
+import type { JobStore } from '../../store/job-store.js';
 import type { SequencedEvent } from '../../workflows/job-types.js';
 import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
@@ -38,6 +41,17 @@ async function printEventsOfFinishedJob(
   } finally {
     await store.close();
   }
+}
+
+/** Whether the job has ended with neither a status record nor an event in the store. */
+async function storeHoldsNothingOfEndedJob(
+  connection: { store: JobStore; client: Client },
+  jobId: string,
+): Promise<boolean> {
+  const description = await connection.client.workflow.getHandle(jobId).describe();
+  if (description.status.name === 'RUNNING') return false;
+  const status = await connection.store.getRecord(JOB_STATUS_RECORD, jobId);
+  return status === undefined && (await connection.store.lastSeq(jobId)) === 0;
 }
 
 export async function eventsCommand(argv: string[]): Promise<number> {
@@ -105,6 +119,13 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     await readJob(connection, job, (reader) =>
       passEventPages((seq) => reader.events(seq), printed, print, { signal: stdoutClosed }),
     );
+    if (printed.seq === 0 && (await storeHoldsNothingOfEndedJob(connection, jobId))) {
+      process.stderr.write(
+        `Job ${jobId} has ended, and the job store holds nothing of it: its data was deleted ` +
+          '(`dar prune`), or its workers used another store (DAR_STORE_URL).\n',
+      );
+      return EXIT_FAILED;
+    }
     return EXIT_OK;
   } finally {
     await connection.close();

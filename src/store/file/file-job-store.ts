@@ -5,6 +5,7 @@ import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
 import { checkJobId, checkRef } from '../store-arguments.js';
 import { JobStoreError } from '../store-errors.js';
+import type { StoreMaintenance } from '../store-maintenance.js';
 import { preparePlainObject, putPreparedPlainObjects } from '../prepared-objects.js';
 import type {
   AppendEventsOptions,
@@ -19,6 +20,7 @@ import type {
 import { fileFailure } from './file-errors.js';
 import { FileEvents } from './file-events.js';
 import { FileLiveEvents } from './file-live-events.js';
+import { FileMaintenance } from './file-maintenance.js';
 import { FileObjects } from './file-objects.js';
 import { FileRecords } from './file-records.js';
 
@@ -159,6 +161,15 @@ export class FileJobStore implements JobStore {
   async getRecord(namespace: string, key: string): Promise<JsonValue | undefined> {
     this.checkOpen();
     return this.records.get(namespace, key);
+  }
+
+  maintenance(): StoreMaintenance {
+    this.checkOpen();
+    return new FileMaintenance(this.objects, {
+      records: join(this.folder, 'records'),
+      events: join(this.folder, 'events'),
+      live: join(this.folder, 'live'),
+    });
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsync,
-  linkSync,
-  openSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -100,11 +91,6 @@ export async function replaceFile(
 /** A hard link `path` to `existing`; fails with `EEXIST` when `path` exists (atomically). */
 export function linkNow(existing: string, path: string): void {
   linkSync(existing, path);
-}
-
-/** Whether a file is at `path` (a missing one is no error). */
-export function fileExistsNow(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Removes `path` if it is there (for clean-up: a failure is ignored). */

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { canonicalJson } from '../canonical-json.js';
 import { pollEvents, type FollowOptions } from '../follow-events.js';
 import type { JobStore } from '../job-store.js';
+import { OBJECT_TOUCH_INTERVAL_MS, type StoreMaintenance } from '../store-maintenance.js';
 import { encodeObject, sha256Hex, textMatchesRef } from '../object-ref.js';
 import {
   checkJobId,
@@ -30,6 +31,7 @@ import type {
 } from '../references.js';
 import { postgresFailure } from './postgres-errors.js';
 import { EVENTS_CHANNEL, EventNotices } from './postgres-event-notices.js';
+import { PostgresMaintenance } from './postgres-maintenance.js';
 import { createSchema } from './postgres-schema.js';
 import { settleWithin, StoreSockets } from './store-sockets.js';
 import { preparePlainObject, putPreparedPlainObjects } from '../prepared-objects.js';
@@ -74,7 +76,8 @@ const SEND_WITHOUT_LOOKUP_BYTES = 16 * 1024;
 /**
  * The job store on PostgreSQL: three tables (`dar_store_objects`, `dar_store_events`,
  * `dar_store_records`), created on first use. Objects and events are inserted with
- * `ON CONFLICT DO NOTHING`, so retries and concurrent writers of the same data are no-ops;
+ * `ON CONFLICT`, so retries and concurrent writers of the same data store nothing new (an
+ * object's put refreshes only its `touched_at`, for the pruner, see `StoreMaintenance`);
  * bodies are kept as their own JSON text (not jsonb, which would reorder and re-encode them)
  * and checked against their hash when read. Followers are woken by LISTEN/NOTIFY (see
  * `EventNotices`) and poll as well. A lost database makes calls fail with
@@ -88,6 +91,7 @@ export class PostgresJobStore implements JobStore {
   private closed = false;
   private readonly sockets = new StoreSockets();
   private readonly closeLimitMs: number;
+  private operations: PostgresMaintenance | undefined;
 
   constructor(options: PostgresJobStoreOptions) {
     this.closeLimitMs = options.closeTimeoutMs ?? 5_000;
@@ -121,33 +125,61 @@ export class PostgresJobStore implements JobStore {
       return ref;
     });
     if (texts.size === 0) return refs;
-    let candidates = [...texts.entries()].map(([ref, text]) => ({
-      ref,
-      text,
-      bytes: Buffer.byteLength(text, 'utf8'),
-    }));
+    // In ref order, so that concurrent puts of overlapping batches lock rows in one order.
+    let candidates = [...texts.entries()]
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+      .map(([ref, text]) => ({ ref, text, bytes: Buffer.byteLength(text, 'utf8') }));
     // Large objects already stored are not sent again (a transcript written every turn costs
     // only its new messages); small ones go straight to the INSERT, which skips those stored:
     // one statement and one commit instead of two round trips, for a turn's answer, node or
     // tool result.
     if (candidates.reduce((total, object) => total + object.bytes, 0) > SEND_WITHOUT_LOOKUP_BYTES) {
-      const { rows } = await this.query<{ ref: ObjectRef }>(
-        'look up objects',
-        'SELECT ref FROM dar_store_objects WHERE ref = ANY($1::text[])',
-        [[...texts.keys()]],
-      );
-      const stored = new Set(rows.map((row) => row.ref));
+      const stored = await this.touchStoredObjects(candidates.map((object) => object.ref));
       candidates = candidates.filter((object) => !stored.has(object.ref));
     }
     for (const slice of statementSlices(candidates)) {
+      const interval = slice.length * 3 + 1;
+      // A stored object is refreshed (or was, within the interval) rather than skipped: the
+      // pruner's DELETE re-checks touched_at after this row lock, so it keeps the object.
       await this.query(
         'store objects',
         `INSERT INTO dar_store_objects (ref, body, size_bytes) VALUES ${valuesList(slice.length, 3)}
-         ON CONFLICT (ref) DO NOTHING`,
-        slice.flatMap((object) => [object.ref, object.text, object.bytes]),
+         ON CONFLICT (ref) DO UPDATE SET touched_at = now()
+         WHERE dar_store_objects.touched_at < now() - $${interval}::double precision * interval '1 millisecond'`,
+        [
+          ...slice.flatMap((object) => [object.ref, object.text, object.bytes]),
+          OBJECT_TOUCH_INTERVAL_MS,
+        ],
       );
     }
     return refs;
+  }
+
+  /**
+   * Which of `refs` are stored and will stay so: those touched longer ago than the interval are
+   * touched now, in the same statement. Never reports an object that a concurrent pruner is
+   * deleting: the UPDATE waits for the DELETE's row lock and then skips the deleted row, so the
+   * object is not returned and is inserted again; a row touched within the interval cannot be
+   * deleted (the pruner's cutoff is older than the interval). The SELECT sees the statement's
+   * snapshot, which the UPDATE's changes are not in, so no ref is returned twice.
+   */
+  private async touchStoredObjects(refs: readonly ObjectRef[]): Promise<Set<ObjectRef>> {
+    const { rows } = await this.query<{ ref: ObjectRef }>(
+      'look up objects',
+      `WITH touched AS (
+         UPDATE dar_store_objects SET touched_at = now()
+         WHERE ref = ANY($1::text[])
+           AND touched_at < now() - $2::double precision * interval '1 millisecond'
+         RETURNING ref
+       )
+       SELECT ref FROM touched
+       UNION ALL
+       SELECT ref FROM dar_store_objects
+       WHERE ref = ANY($1::text[])
+         AND touched_at >= now() - $2::double precision * interval '1 millisecond'`,
+      [refs, OBJECT_TOUCH_INTERVAL_MS],
+    );
+    return new Set(rows.map((row) => row.ref));
   }
 
   prepareObject(value: unknown): PreparedObject {
@@ -396,6 +428,11 @@ export class PostgresJobStore implements JobStore {
     );
     const row = rows[0];
     return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+  }
+
+  maintenance(): StoreMaintenance {
+    this.operations ??= new PostgresMaintenance(this.query.bind(this));
+    return this.operations;
   }
 
   /**

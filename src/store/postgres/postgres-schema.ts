@@ -11,7 +11,8 @@ const SCHEMA = [
      ref text PRIMARY KEY,
      body text NOT NULL,
      size_bytes integer NOT NULL,
-     created_at timestamptz NOT NULL DEFAULT now()
+     created_at timestamptz NOT NULL DEFAULT now(),
+     touched_at timestamptz NOT NULL DEFAULT now()
    )`,
   `CREATE TABLE IF NOT EXISTS dar_store_events (
      job_id text NOT NULL,
@@ -40,6 +41,22 @@ const SCHEMA = [
      job_id text PRIMARY KEY,
      last_seq bigint NOT NULL
    )`,
+  // An object's last put or refresh (a re-put refreshes it, see OBJECT_TOUCH_INTERVAL_MS): the
+  // pruner removes only objects touched before its cutoff. Rows of an older schema read as
+  // touched now, the safe direction. Each change is made only when missing: ALTER TABLE and
+  // CREATE INDEX lock the table even when IF NOT EXISTS finds nothing to do, and that lock
+  // would queue every store's statements behind any long transaction on the table.
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT FROM pg_attribute
+                    WHERE attrelid = 'dar_store_objects'::regclass
+                      AND attname = 'touched_at' AND NOT attisdropped) THEN
+       ALTER TABLE dar_store_objects
+         ADD COLUMN IF NOT EXISTS touched_at timestamptz NOT NULL DEFAULT now();
+     END IF;
+     IF to_regclass('dar_store_objects_touched_at') IS NULL THEN
+       CREATE INDEX IF NOT EXISTS dar_store_objects_touched_at ON dar_store_objects (touched_at);
+     END IF;
+   END $$`,
 ];
 
 /** Creates the store's tables where missing, in one transaction under an advisory lock. */

@@ -1,0 +1,66 @@
+import { mapWithConcurrency } from '../store/concurrency.js';
+import type { JobStore } from '../store/job-store.js';
+import type { JsonValue, ObjectRef } from '../store/references.js';
+import { ObjectNotFound } from '../store/store-errors.js';
+import { refuseSealed } from './sealed-values.js';
+import { referencesIn } from './reference-scan.js';
+
+/** Objects read at once while following references. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * The objects reachable from some roots (events, records): every reference a root holds, every
+ * reference those objects hold, and so on (a transcript's nodes, its messages, their stored
+ * tool output). Objects are read through `store`, so an encrypting store opens them: the
+ * references inside a sealed object are found too. A reference to an object that is not
+ * stored is passed over (a string that only looks like one, or an object already gone).
+ */
+export class ReachableObjects {
+  private readonly reached = new Set<ObjectRef>();
+  private waiting: ObjectRef[] = [];
+
+  constructor(private readonly store: Pick<JobStore, 'getObject'>) {}
+
+  /** Marks what `root` refers to; `settle` then follows it all. */
+  addRoot(root: JsonValue): void {
+    refuseSealed(root);
+    referencesIn(root, (ref) => this.reach(ref));
+  }
+
+  /** Reads every marked object not read yet, and what they refer to, until none is left. */
+  async settle(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      await mapWithConcurrency(batch, READ_CONCURRENCY, async (ref) => {
+        const value = await this.read(ref);
+        if (value === undefined) return;
+        refuseSealed(value);
+        referencesIn(value, (inner) => this.reach(inner));
+      });
+    }
+  }
+
+  has(ref: ObjectRef): boolean {
+    return this.reached.has(ref);
+  }
+
+  get size(): number {
+    return this.reached.size;
+  }
+
+  private reach(ref: ObjectRef): void {
+    if (this.reached.has(ref)) return;
+    this.reached.add(ref);
+    this.waiting.push(ref);
+  }
+
+  private async read(ref: ObjectRef): Promise<JsonValue | undefined> {
+    try {
+      return await this.store.getObject(ref);
+    } catch (error) {
+      if (error instanceof ObjectNotFound) return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import { linkSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256Hex } from '../object-ref.js';
+import { checkJobId, checkRecordName, checkRef } from '../store-arguments.js';
+import type { ObjectRef } from '../references.js';
+import type {
+  RecordKey,
+  RemovedObjects,
+  StaleObject,
+  StoreMaintenance,
+} from '../store-maintenance.js';
+import { errnoCode, fileFailure } from './file-errors.js';
+import { isTemporaryName } from './file-writes.js';
+import { REMOVING_FOLDER, type FileObjects } from './file-objects.js';
+import { StoreCorruptionError } from '../store-errors.js';
+
+const OBJECT_FOLDER = /^[0-9a-f]{2}$/;
+const OBJECT_FILE = /^([0-9a-f]{64})\.json$/;
+const RECORD_FILE = /^[0-9a-f]{64}\.json$/;
+
+/** The folders of a file store that its clean-up works on. */
+export interface FileStoreFolders {
+  records: string;
+  events: string;
+  live: string;
+}
+
+/**
+ * Clean-up of the embedded store. An object is removed in three steps, none of which a writer
+ * or reader can be harmed by: its file is renamed into `objects/removing/` (atomic), its time is
+ * read there, and it is then deleted, or put back when a writer refreshed it before the rename
+ * (rename keeps the time). A writer that refreshes after the rename finds no file and stores
+ * the object again; a reader that misses the file looks in `removing/` too (`FileObjects`).
+ */
+export class FileMaintenance implements StoreMaintenance {
+  constructor(
+    private readonly objects: FileObjects,
+    private readonly folders: FileStoreFolders,
+  ) {}
+
+  currentTimeMs(): Promise<number> {
+    return Promise.resolve(Date.now());
+  }
+
+  async *listRecordKeys(namespace: string): AsyncIterable<RecordKey> {
+    checkRecordName(namespace, '-');
+    const folder = join(this.folders.records, sha256Hex(namespace));
+    for (const name of await listFolder(folder)) {
+      if (isTemporaryName(name) || !RECORD_FILE.test(name)) continue;
+      const path = join(folder, name);
+      const key = await recordKeyIn(path);
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (key !== undefined && stats !== undefined) yield { key, writtenAtMs: stats.mtimeMs };
+    }
+  }
+
+  async deleteRecord(namespace: string, key: string): Promise<void> {
+    checkRecordName(namespace, key);
+    const path = join(this.folders.records, sha256Hex(namespace), `${sha256Hex(key)}.json`);
+    try {
+      await unlink(path);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT')
+        throw fileFailure(error, `delete record ${namespace}/${key}`);
+    }
+  }
+
+  async deleteJobStreams(jobId: string): Promise<void> {
+    checkJobId(jobId);
+    const name = sha256Hex(jobId);
+    try {
+      await rm(join(this.folders.events, name), { recursive: true, force: true });
+      await rm(join(this.folders.live, name), { recursive: true, force: true });
+    } catch (error) {
+      throw fileFailure(error, `delete the streams of job ${jobId}`);
+    }
+  }
+
+  async *listObjectsPutBefore(cutoffMs: number): AsyncIterable<readonly StaleObject[]> {
+    checkCutoff(cutoffMs);
+    await this.putBackHeldObjects();
+    for (const folderName of await listFolder(this.objects.folder)) {
+      if (!OBJECT_FOLDER.test(folderName)) continue;
+      const folder = join(this.objects.folder, folderName);
+      const page: StaleObject[] = [];
+      for (const name of await listFolder(folder)) {
+        const hex = OBJECT_FILE.exec(name)?.[1];
+        if (hex === undefined) continue;
+        const stats = statSync(join(folder, name), { throwIfNoEntry: false });
+        if (stats !== undefined && stats.mtimeMs < cutoffMs) {
+          page.push({ ref: `sha256:${hex}`, bytes: stats.size });
+        }
+      }
+      if (page.length > 0) yield page;
+    }
+  }
+
+  async removeObjectsPutBefore(
+    refs: readonly ObjectRef[],
+    cutoffMs: number,
+  ): Promise<RemovedObjects> {
+    checkCutoff(cutoffMs);
+    refs.forEach(checkRef);
+    const removed: RemovedObjects = { count: 0, bytes: 0 };
+    if (refs.length === 0) return removed;
+    const removing = join(this.objects.folder, REMOVING_FOLDER);
+    try {
+      await mkdir(removing, { recursive: true });
+      for (const ref of refs) {
+        const bytes = this.removeIfPutBefore(ref, cutoffMs);
+        if (bytes === undefined) continue;
+        removed.count += 1;
+        removed.bytes += bytes;
+      }
+    } catch (error) {
+      throw fileFailure(error, 'remove objects');
+    }
+    return removed;
+  }
+
+  /**
+   * Puts back the objects a pruner that stopped half-way left in `removing/`, so that they are
+   * judged again like any other.
+   */
+  private async putBackHeldObjects(): Promise<void> {
+    const removing = join(this.objects.folder, REMOVING_FOLDER);
+    for (const name of await listFolder(removing)) {
+      const hex = OBJECT_FILE.exec(name)?.[1];
+      if (hex === undefined) continue;
+      const ref: ObjectRef = `sha256:${hex}`;
+      const { folder, path } = this.objects.location(ref);
+      try {
+        await mkdir(folder, { recursive: true });
+        linkSync(join(removing, name), path);
+      } catch (error) {
+        if (errnoCode(error) !== 'EEXIST') throw fileFailure(error, `put back object ${ref}`);
+      }
+      await unlink(join(removing, name)).catch(() => undefined);
+    }
+  }
+
+  /** The removed object's size, or undefined when it was kept (or not there). */
+  private removeIfPutBefore(ref: ObjectRef, cutoffMs: number): number | undefined {
+    const { path } = this.objects.location(ref);
+    const before = statSync(path, { throwIfNoEntry: false });
+    if (before === undefined || before.mtimeMs >= cutoffMs) return undefined;
+    const aside = this.objects.removingPath(ref);
+    try {
+      renameSync(path, aside);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+    const held = statSync(aside);
+    if (held.mtimeMs < cutoffMs) {
+      unlinkSync(aside);
+      return held.size;
+    }
+    // Refreshed by a put before the rename: back into place, unless a put stored it anew.
+    try {
+      linkSync(aside, path);
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+    }
+    unlinkSync(aside);
+    return undefined;
+  }
+}
+
+async function listFolder(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw fileFailure(error, `list ${folder}`);
+  }
+}
+
+/** The key a record file holds; undefined for one gone or emptied by a power loss. */
+async function recordKeyIn(path: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw fileFailure(error, `read ${path}`);
+  }
+  if (text.length === 0) return undefined;
+  try {
+    const key = (JSON.parse(text) as { key?: unknown }).key;
+    return typeof key === 'string' ? key : undefined;
+  } catch (error) {
+    throw new StoreCorruptionError(`Record file ${path} is not JSON`, { cause: error });
+  }
+}
+
+function checkCutoff(cutoffMs: number): void {
+  if (!Number.isFinite(cutoffMs))
+    throw new RangeError(`A cutoff must be a time in ms, not ${cutoffMs}`);
+}

@@ -1,0 +1,106 @@
+/**
+ * `dar prune` as a user runs it on the embedded server: a dry run by default that names what
+ * would go, `--apply` to delete, clear errors for missing or bad flags, and what `dar events` and
+ * `dar status` then say of a pruned job.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { dar, describeResult, killLeftoverDars, linesOf, type DarResult } from './support/dar.js';
+import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
+import { readServerJson, stopServer } from './support/temporal.js';
+
+const root = makeTempDir('prune');
+const stateDir = join(root, 'state');
+const workspace = join(root, 'workspace');
+const environment = { DAR_TASK_QUEUE: `prune-${process.pid}` };
+
+function expectExit(result: DarResult, code: number): void {
+  const context = describeResult(result);
+  expect({ code: result.code, context }).toEqual({ code, context });
+}
+
+beforeAll(() => {
+  mkdirSync(workspace);
+});
+
+afterAll(async () => {
+  await killLeftoverDars();
+  await stopServer(stateDir);
+  expect(readServerJson(stateDir)).toBeUndefined();
+  removeDir(root);
+});
+
+test('dar prune refuses a missing or malformed duration and a grace shorter than 20 minutes', async () => {
+  const missing = await dar(['prune', '--state-dir', stateDir], { env: environment });
+  expectExit(missing, 2);
+  expect(missing.stderr).toContain('--older-than is required');
+  const malformed = await dar(['prune', '--older-than', 'a month', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(malformed, 2);
+  expect(malformed.stderr).toContain('--older-than must be a duration such as 30d');
+  const short = await dar(
+    ['prune', '--older-than', '30d', '--grace', '5m', '--state-dir', stateDir],
+    {
+      env: environment,
+    },
+  );
+  expectExit(short, 2);
+  expect(short.stderr).toContain('--grace must be at least 20m');
+});
+
+test('dar prune reports what would go, deletes it with --apply, and `dar events` then says the data of the pruned job was deleted', async () => {
+  const script = writeScript(root, 'short.json', [finalTurn('All done.')]);
+  const run = await dar(
+    [
+      'run',
+      'say done',
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      workspace,
+      '--state-dir',
+      stateDir,
+    ],
+    { env: environment, timeoutMs: 120_000 },
+  );
+  expectExit(run, 0);
+  const listed = await dar(['list', '--json', '--state-dir', stateDir], { env: environment });
+  const jobId = (JSON.parse(linesOf(listed.stdout)[0] ?? '{}') as { id?: string }).id ?? '';
+  expect(jobId).not.toBe('');
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+
+  const dryRun = await dar(['prune', '--older-than', '1s', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(dryRun, 0);
+  expect(dryRun.stdout).toContain('Dry run: nothing was deleted (add --apply to delete).');
+  expect(dryRun.stdout).toContain('Would delete 1 jobs');
+  const stillThere = await dar(['events', jobId, '--json', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(stillThere, 0);
+  expect(linesOf(stillThere.stdout).length).toBeGreaterThan(2);
+
+  const applied = await dar(
+    ['prune', '--older-than', '1s', '--apply', '--json', '--state-dir', stateDir],
+    {
+      env: environment,
+    },
+  );
+  expectExit(applied, 0);
+  const report = JSON.parse(linesOf(applied.stdout).at(-1) ?? '{}') as {
+    applied: boolean;
+    deletedJobs: string[];
+  };
+  expect(report).toMatchObject({ applied: true, deletedJobs: [jobId] });
+
+  const events = await dar(['events', jobId, '--json', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(events, 1);
+  expect(linesOf(events.stdout)).toEqual([]);
+  expect(events.stderr).toContain(
+    `Job ${jobId} has ended, and the job store holds nothing of it: its data was deleted (\`dar prune\`)`,
+  );
+}, 180_000);

@@ -1,0 +1,201 @@
+/**
+ * `pruneStore` on a real dev server and the embedded store, while a job runs: the jobs that
+ * ended before the threshold lose their events, records and the objects only they reached;
+ * jobs kept (ended later, or running) read back whole and a running one goes on; objects put
+ * recently, or put again, are kept whatever refers to them.
+ */
+import { readdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
+import type { AgentJob } from '../../../src/client/job-client.js';
+import { pruneStore } from '../../../src/retention/prune-store.js';
+import { temporalJobDirectory } from '../../../src/retention/temporal-job-directory.js';
+import { FileJobStore } from '../../../src/store/file/file-job-store.js';
+import { ObjectNotFound } from '../../../src/store/store-errors.js';
+import type { ObjectRef } from '../../../src/store/references.js';
+import { finishedJob } from './finished-job.js';
+import {
+  jobInput,
+  scriptedModel,
+  startTestJob,
+  temporaryFolder,
+  text,
+  useAgentTestServer,
+  waitForPhase,
+} from '../../support/agent-harness.js';
+
+const server = useAgentTestServer('prune-store');
+const DAY_MS = 86_400_000;
+
+function objectFiles(store: FileJobStore): string[] {
+  return readdirSync(join(store.folder, 'objects'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Sets every object and record file's time `ageMs` back: the store as it is after long use. */
+function ageStore(store: FileJobStore, ageMs: number): void {
+  const seconds = (Date.now() - ageMs) / 1000;
+  for (const part of ['objects', 'records']) {
+    for (const entry of readdirSync(join(store.folder, part), {
+      recursive: true,
+      withFileTypes: true,
+    })) {
+      if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), seconds, seconds);
+    }
+  }
+}
+
+/** Polls until the job has made `turns` turns and waits again (20 s at most). */
+async function waitForTurns(job: AgentJob, turns: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const status = await job.status();
+    if (status.turns >= turns && status.phase === 'waiting') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job never reached ${turns} turns`);
+}
+
+async function expectMissing(store: FileJobStore, ref: ObjectRef): Promise<void> {
+  await expect(store.getObject(ref)).rejects.toBeInstanceOf(ObjectNotFound);
+}
+
+test('prune deletes jobs ended before the threshold and the objects only they reached; kept and running jobs stay whole', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client);
+
+  const old = await finishedJob('alpha', (input) => startTestJob(server, input));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const threshold = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const recent = await finishedJob('delta', (input) => startTestJob(server, input));
+  const oldFinal = (await old.result()).finalMessageRef as ObjectRef;
+  const recentFinal = (await recent.result()).finalMessageRef as ObjectRef;
+  const recentTranscript = await recent.transcript();
+  const recentEvents = await recent.allEvents();
+
+  // Everything stored so far was put three days ago; then a job starts and stays running.
+  ageStore(store, 3 * DAY_MS);
+  const unreachableOld = await store.putObject({ note: 'old and referred to by nothing' });
+  const putAgain = await store.putObject({ note: 'old, then put again' });
+  ageStore(store, 3 * DAY_MS);
+  await store.putObject({ note: 'old, then put again' });
+  const unreachableNew = await store.putObject({ note: 'new and referred to by nothing' });
+
+  const folder = temporaryFolder();
+  const runningModel = scriptedModel(folder, [
+    { stopReason: 'stop', content: [text('first answer')] },
+    { stopReason: 'stop', content: [text('second answer')] },
+  ]);
+  const running = await startTestJob(
+    server,
+    jobInput({ model: runningModel, workspace: folder, prompt: 'stay', keepOpenMs: 60_000 }),
+  );
+  await waitForPhase(running, 'waiting');
+
+  const options = { store, directory, olderThanMs: Date.now() - threshold };
+  const filesBefore = objectFiles(store).length;
+  const dryRun = await pruneStore(options);
+  expect(dryRun.applied).toBe(false);
+  expect(dryRun.deletedJobs).toEqual([old.workflowId]);
+  expect(dryRun.removedObjects.count).toBeGreaterThan(0);
+  expect(objectFiles(store)).toHaveLength(filesBefore);
+  expect(await old.allEvents()).not.toHaveLength(0);
+
+  const report = await pruneStore({ ...options, apply: true });
+  expect(report.deletedJobs).toEqual([old.workflowId]);
+  expect(report.removedObjects.count).toBe(dryRun.removedObjects.count);
+  expect(objectFiles(store)).toHaveLength(filesBefore - report.removedObjects.count);
+
+  // The old job: no events, no status record, its own answer gone.
+  expect(await store.readEvents(old.workflowId)).toEqual([]);
+  expect(await store.getRecord(JOB_STATUS_RECORD, old.workflowId)).toBeUndefined();
+  await expectMissing(store, oldFinal);
+  await expectMissing(store, unreachableOld);
+
+  // Kept: the recent job whole, objects put recently or put again, the running job's data.
+  expect(await store.getObject(recentFinal)).toMatchObject({ role: 'assistant' });
+  expect(await recent.transcript()).toEqual(recentTranscript);
+  expect(await recent.allEvents()).toEqual(recentEvents);
+  expect(await store.getObject(putAgain)).toEqual({ note: 'old, then put again' });
+  expect(await store.getObject(unreachableNew)).toEqual({ note: 'new and referred to by nothing' });
+
+  // The running job goes on after the prune and its transcript reads back whole.
+  await running.followUp('one more');
+  await waitForTurns(running, 2);
+  const transcript = await running.transcript();
+  expect(transcript.map((message) => message.role)).toEqual([
+    'user',
+    'assistant',
+    'user',
+    'assistant',
+  ]);
+  expect(JSON.stringify(transcript)).toContain('second answer');
+  await running.handle.cancel();
+
+  // A second prune finds nothing more of the old job.
+  const again = await pruneStore({ ...options, olderThanMs: Date.now() - threshold, apply: true });
+  expect(again.deletedJobs).toEqual([]);
+}, 120_000);
+
+test('objects put since the oldest running job started are kept whatever refers to them: its state holds references the store does not', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client);
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'stop', content: [text('first answer')] },
+    { stopReason: 'stop', content: [text('second answer')] },
+  ]);
+  const running = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, prompt: 'stay open', keepOpenMs: 60_000 }),
+  );
+  await waitForPhase(running, 'waiting');
+  const junk = await store.putObject({ note: 'put while the job runs, referred to by nothing' });
+
+  // Three hours from now, the grace alone would let every object of the job go.
+  const report = await pruneStore({
+    store,
+    directory,
+    olderThanMs: DAY_MS,
+    now: Date.now() + 3 * 3_600_000,
+    apply: true,
+  });
+  expect(report.objectCutoffMs).toBeLessThan(Date.now() - 3_000_000);
+  expect(await store.getObject(junk)).toEqual({
+    note: 'put while the job runs, referred to by nothing',
+  });
+
+  await running.followUp('one more');
+  await waitForTurns(running, 2);
+  expect(JSON.stringify(await running.transcript())).toContain('second answer');
+  await running.handle.cancel();
+}, 120_000);
+
+test('jobs Temporal does not know are deleted once their stored status says they ended before the threshold; unfinished ones only when asked', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client);
+  const ended = `never-in-temporal-ended-${Date.now()}`;
+  const unfinished = `never-in-temporal-unfinished-${Date.now()}`;
+  const endedRef = await store.putObject({ note: `events of ${ended}` });
+  await store.appendEvents(ended, [{ seq: 1, event: { type: 'agent_end', ref: endedRef } }]);
+  await store.putRecord(JOB_STATUS_RECORD, ended, {
+    phase: 'done',
+    transcript: { head: null, count: 0 },
+  });
+  await store.putRecord(JOB_STATUS_RECORD, unfinished, { phase: 'model' });
+  ageStore(store, 3 * DAY_MS);
+
+  const options = { store, directory, olderThanMs: DAY_MS, apply: true };
+  const report = await pruneStore(options);
+  expect(report.deletedJobs).toContain(ended);
+  expect(report.deletedJobs).not.toContain(unfinished);
+  expect(report.unfinishedUnknownJobs).toContain(unfinished);
+  expect(await store.readEvents(ended)).toEqual([]);
+  await expectMissing(store, endedRef);
+  expect(await store.getRecord(JOB_STATUS_RECORD, unfinished)).toEqual({ phase: 'model' });
+
+  const forgetting = await pruneStore({ ...options, forgetUnfinished: true });
+  expect(forgetting.deletedJobs).toContain(unfinished);
+  expect(await store.getRecord(JOB_STATUS_RECORD, unfinished)).toBeUndefined();
+}, 60_000);
