@@ -119,6 +119,8 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   const unfinishedUnknownJobs: string[] = [];
   const keptJobs: string[] = [];
   for (const jobId of jobIds) {
+    const judged = deletedJobs.length + keptJobs.length;
+    if (judged > 0 && judged % 1000 === 0) progress(`asked Temporal about ${judged} jobs`);
     const verdict = runningIds.has(jobId)
       ? 'keep'
       : await judgeJob(store, directory, jobId, statusWrittenAt.get(jobId), threshold);

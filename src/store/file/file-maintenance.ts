@@ -152,19 +152,34 @@ export class FileMaintenance implements StoreMaintenance {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw error;
     }
-    const held = statSync(aside);
+    // Gone from aside: another pruner put it back meanwhile, and it stays.
+    const held = statSync(aside, { throwIfNoEntry: false });
+    if (held === undefined) return undefined;
     if (held.mtimeMs < cutoffMs) {
-      unlinkSync(aside);
+      try {
+        unlinkSync(aside);
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') return undefined;
+        throw error;
+      }
       return held.size;
     }
     // Refreshed by a put before the rename: back into place, unless a put stored it anew.
     try {
       linkSync(aside, path);
     } catch (error) {
-      if (errnoCode(error) !== 'EEXIST') throw error;
+      if (errnoCode(error) !== 'EEXIST' && errnoCode(error) !== 'ENOENT') throw error;
     }
-    unlinkSync(aside);
+    unlinkQuietly(aside);
     return undefined;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
   }
 }
 
