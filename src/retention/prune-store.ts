@@ -200,6 +200,12 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     const value = await store.getRecord(TOOL_JOURNAL_RECORD, entry.key);
     if (value !== undefined) reachable.addRoot(value);
   }
+  // Objects put since the cutoff are kept, and so is what they refer to: a job that has not
+  // stored its status yet may start from a transcript node new to the store that names
+  // messages stored long before (the `Agent` class's next conversation job does).
+  for await (const page of maintenance.listObjectsPutSince(cutoffMs)) {
+    for (const object of page) reachable.addObject(object.ref);
+  }
   await reachable.settle();
   report.reachableObjects = reachable.size;
   progress(`${reachable.size} objects reachable from the jobs kept`);

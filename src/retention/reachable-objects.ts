@@ -27,6 +27,11 @@ export class ReachableObjects {
     referencesIn(root, (ref) => this.reach(ref));
   }
 
+  /** Marks an object itself (one that is kept whatever refers to it); `settle` follows it. */
+  addObject(ref: ObjectRef): void {
+    this.reach(ref);
+  }
+
   /** Reads every marked object not read yet, and what they refer to, until none is left. */
   async settle(): Promise<void> {
     while (this.waiting.length > 0) {

@@ -14,7 +14,7 @@ export interface RecordKey {
   writtenAtMs: number;
 }
 
-/** An object whose last put (or refresh) was before a cutoff, and its stored size. */
+/** An object (one put before a cutoff, or since), and its stored size. */
 export interface StaleObject {
   ref: ObjectRef;
   bytes: number;
@@ -55,6 +55,9 @@ export interface StoreMaintenance {
 
   /** The objects last put (or refreshed) before `cutoffMs`, a page at a time, in no set order. */
   listObjectsPutBefore(cutoffMs: number): AsyncIterable<readonly StaleObject[]>;
+
+  /** The objects put (or refreshed) at or after `cutoffMs`, a page at a time, in no set order. */
+  listObjectsPutSince(cutoffMs: number): AsyncIterable<readonly StaleObject[]>;
 
   /** Removes those of `refs` whose put time is still before `cutoffMs` (see the contract). */
   removeObjectsPutBefore(refs: readonly ObjectRef[], cutoffMs: number): Promise<RemovedObjects>;

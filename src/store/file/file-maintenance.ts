@@ -80,6 +80,18 @@ export class FileMaintenance implements StoreMaintenance {
   async *listObjectsPutBefore(cutoffMs: number): AsyncIterable<readonly StaleObject[]> {
     checkCutoff(cutoffMs);
     await this.putBackHeldObjects();
+    yield* this.listObjects((putAtMs) => putAtMs < cutoffMs);
+  }
+
+  async *listObjectsPutSince(cutoffMs: number): AsyncIterable<readonly StaleObject[]> {
+    checkCutoff(cutoffMs);
+    yield* this.listObjects((putAtMs) => putAtMs >= cutoffMs);
+  }
+
+  /** The objects whose put time passes `test`, a page per folder. */
+  private async *listObjects(
+    test: (putAtMs: number) => boolean,
+  ): AsyncIterable<readonly StaleObject[]> {
     for (const folderName of await listFolder(this.objects.folder)) {
       if (!OBJECT_FOLDER.test(folderName)) continue;
       const folder = join(this.objects.folder, folderName);
@@ -88,7 +100,7 @@ export class FileMaintenance implements StoreMaintenance {
         const hex = OBJECT_FILE.exec(name)?.[1];
         if (hex === undefined) continue;
         const stats = statSync(join(folder, name), { throwIfNoEntry: false });
-        if (stats !== undefined && stats.mtimeMs < cutoffMs) {
+        if (stats !== undefined && test(stats.mtimeMs)) {
           page.push({ ref: `sha256:${hex}`, bytes: stats.size });
         }
       }

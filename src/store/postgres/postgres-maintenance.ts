@@ -78,14 +78,26 @@ export class PostgresMaintenance implements StoreMaintenance {
     );
   }
 
-  async *listObjectsPutBefore(cutoffMs: number): AsyncIterable<readonly StaleObject[]> {
+  listObjectsPutBefore(cutoffMs: number): AsyncIterable<readonly StaleObject[]> {
+    return this.listObjects('<', cutoffMs);
+  }
+
+  listObjectsPutSince(cutoffMs: number): AsyncIterable<readonly StaleObject[]> {
+    return this.listObjects('>=', cutoffMs);
+  }
+
+  /** The objects whose `touched_at` compares so with the cutoff, in pages by ref. */
+  private async *listObjects(
+    comparison: '<' | '>=',
+    cutoffMs: number,
+  ): AsyncIterable<readonly StaleObject[]> {
     checkCutoff(cutoffMs);
     let after = '';
     for (;;) {
       const { rows } = await this.query<{ ref: ObjectRef; size_bytes: number }>(
-        'list objects put before a time',
+        'list objects by put time',
         `SELECT ref, size_bytes FROM dar_store_objects
-         WHERE touched_at < to_timestamp($1::double precision / 1000) AND ref > $2
+         WHERE touched_at ${comparison} to_timestamp($1::double precision / 1000) AND ref > $2
          ORDER BY ref LIMIT $3`,
         [cutoffMs, after, PAGE_ROWS],
       );

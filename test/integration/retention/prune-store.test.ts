@@ -172,7 +172,7 @@ test('objects put since the oldest running job started are kept whatever refers 
   await running.handle.cancel();
 }, 120_000);
 
-test('jobs Temporal does not know are deleted once their stored status says they ended before the threshold; unfinished ones only when asked', async () => {
+test('jobs Temporal does not know are deleted once their stored status says they ended before the threshold, unfinished ones only when asked; what a new object names is kept', async () => {
   const store = server.store as FileJobStore;
   const directory = temporalJobDirectory(server.environment.client);
   const ended = `never-in-temporal-ended-${Date.now()}`;
@@ -184,7 +184,10 @@ test('jobs Temporal does not know are deleted once their stored status says they
     transcript: { head: null, count: 0 },
   });
   await store.putRecord(JOB_STATUS_RECORD, unfinished, { phase: 'model' });
+  const oldMessage = await store.putObject({ role: 'user', content: 'said long ago' });
   ageStore(store, 3 * DAY_MS);
+  // A new transcript node naming that old message, which no job stores a status for yet.
+  await store.putObject({ prev: null, start: 0, entries: [{ ref: oldMessage }] });
 
   const options = { store, directory, olderThanMs: DAY_MS, apply: true };
   const report = await pruneStore(options);
@@ -194,6 +197,7 @@ test('jobs Temporal does not know are deleted once their stored status says they
   expect(await store.readEvents(ended)).toEqual([]);
   await expectMissing(store, endedRef);
   expect(await store.getRecord(JOB_STATUS_RECORD, unfinished)).toEqual({ phase: 'model' });
+  expect(await store.getObject(oldMessage)).toEqual({ role: 'user', content: 'said long ago' });
 
   const forgetting = await pruneStore({ ...options, forgetUnfinished: true });
   expect(forgetting.deletedJobs).toContain(unfinished);

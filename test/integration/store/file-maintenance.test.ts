@@ -66,6 +66,11 @@ test('objects are listed and removed by their put time only; a removed object ca
   const cutoff = Date.now() - DAY_MS;
 
   expect(await listed(maintenance, cutoff)).toEqual([old]);
+  const since: ObjectRef[] = [];
+  for await (const page of maintenance.listObjectsPutSince(cutoff)) {
+    since.push(...page.map((object) => object.ref));
+  }
+  expect(since).toEqual([fresh]);
   const removed = await maintenance.removeObjectsPutBefore(
     [old as ObjectRef, fresh as ObjectRef],
     cutoff,

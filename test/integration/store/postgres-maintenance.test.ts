@@ -135,6 +135,9 @@ describe('PostgreSQL store maintenance', () => {
       { ref: second, bytes: sizeOf(values[1]) },
     ].sort(byRef);
     expect(pages.flat().sort(byRef)).toEqual(expected);
+    expect((await collect(maintenance.listObjectsPutSince(cutoffMs))).flat()).toEqual([
+      { ref: third, bytes: sizeOf(values[2]) },
+    ]);
 
     await expect(
       maintenance.removeObjectsPutBefore([first, second, third], cutoffMs),
