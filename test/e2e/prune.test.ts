@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dar, describeResult, killLeftoverDars, linesOf, type DarResult } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
-import { readServerJson, stopServer } from './support/temporal.js';
+import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
 
 const root = makeTempDir('prune');
 const stateDir = join(root, 'state');
@@ -49,7 +49,7 @@ test('dar prune refuses a missing or malformed duration and a grace shorter than
   expect(short.stderr).toContain('--grace must be at least 20m');
 });
 
-test('dar prune reports what would go, deletes it with --apply, and `dar events` then says the data of the pruned job was deleted', async () => {
+test('dar prune reports what would go, deletes it with --apply, and `dar events` and `dar status` then say the data of the pruned job was deleted', async () => {
   const script = writeScript(root, 'short.json', [finalTurn('All done.')]);
   const run = await dar(
     [
@@ -103,4 +103,44 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
   expect(events.stderr).toContain(
     `Job ${jobId} has ended, and the job store holds nothing of it: its data was deleted (\`dar prune\`)`,
   );
+
+  const status = await dar(['status', jobId, '--state-dir', stateDir], { env: environment });
+  expectExit(status, 1);
+  expect(linesOf(status.stdout)).toEqual([
+    `job:        ${jobId}`,
+    'workflow:   COMPLETED',
+    'outcome:    completed',
+  ]);
+  expect(status.stderr).toContain(`Job ${jobId} has ended, and the job store holds nothing of it`);
 }, 180_000);
+
+test('a job terminated before any worker ran it is not taken for a pruned one: dar status shows it as it stands', async () => {
+  const script = writeScript(root, 'never.json', [finalTurn('Never said.')]);
+  const start = await dar(
+    [
+      'run',
+      'never run',
+      '--detach',
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      workspace,
+      '--state-dir',
+      stateDir,
+    ],
+    { env: { DAR_TASK_QUEUE: `prune-unpolled-${process.pid}` } },
+  );
+  expectExit(start, 0);
+  const [jobId] = linesOf(start.stdout);
+  const { client, close } = await connectToEmbeddedServer(stateDir);
+  try {
+    await client.workflow.getHandle(jobId ?? '').terminate('no worker will come');
+  } finally {
+    await close();
+  }
+  const status = await dar(['status', jobId ?? '', '--state-dir', stateDir], { env: environment });
+  expectExit(status, 0);
+  expect(status.stdout).toContain('workflow:   TERMINATED');
+  expect(status.stdout).toContain('phase:      starting');
+  expect(status.stderr).not.toContain('holds nothing of it');
+}, 120_000);

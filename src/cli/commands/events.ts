@@ -2,9 +2,6 @@ import {
   resolveConnectionSettings,
   ConnectionSettingsError,
 } from '../../server/connection-settings.js';
-import type { Client } from '@temporalio/client';
-import { JOB_STATUS_RECORD } from '../../activities/job-status-record.js';
-import type { JobStore } from '../../store/job-store.js';
 import type { SequencedEvent } from '../../workflows/job-types.js';
 import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
@@ -12,6 +9,7 @@ import { passEventPages } from '../event-pages.js';
 import { passFinishedJobEvents } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
+import { prunedJobNote, storeHoldsNothingOfEndedJob } from '../pruned-job.js';
 import { UsageError, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 /**
@@ -41,17 +39,6 @@ async function printEventsOfFinishedJob(
   } finally {
     await store.close();
   }
-}
-
-/** Whether the job has ended with neither a status record nor an event in the store. */
-async function storeHoldsNothingOfEndedJob(
-  connection: { store: JobStore; client: Client },
-  jobId: string,
-): Promise<boolean> {
-  const description = await connection.client.workflow.getHandle(jobId).describe();
-  if (description.status.name === 'RUNNING') return false;
-  const status = await connection.store.getRecord(JOB_STATUS_RECORD, jobId);
-  return status === undefined && (await connection.store.lastSeq(jobId)) === 0;
 }
 
 export async function eventsCommand(argv: string[]): Promise<number> {
@@ -120,10 +107,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
       passEventPages((seq) => reader.events(seq), printed, print, { signal: stdoutClosed }),
     );
     if (printed.seq === 0 && (await storeHoldsNothingOfEndedJob(connection, jobId))) {
-      process.stderr.write(
-        `Job ${jobId} has ended, and the job store holds nothing of it: its data was deleted ` +
-          '(`dar prune`), or its workers used another store (DAR_STORE_URL).\n',
-      );
+      process.stderr.write(prunedJobNote(jobId));
       return EXIT_FAILED;
     }
     return EXIT_OK;

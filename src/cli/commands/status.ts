@@ -3,7 +3,8 @@ import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
 import { describedJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
-import { EXIT_OK } from '../usage-error.js';
+import { prunedJobNote, storeHoldsNothingOfEndedJob } from '../pruned-job.js';
+import { EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 export async function statusCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -19,6 +20,19 @@ export async function statusCommand(argv: string[]): Promise<number> {
     const status = await readJob(connection, job, (reader) => reader.status());
     // An ended job's outcome, decided where `dar run` decides it: completed, failed, cancelled.
     const ending = description.status.name === 'RUNNING' ? undefined : await jobEnding(job);
+    if (status.phase === 'starting' && (await storeHoldsNothingOfEndedJob(connection, jobId))) {
+      const outcome = ending ? { outcome: ending.status } : {};
+      if (values.json) {
+        console.log(
+          JSON.stringify({ workflowStatus: description.status.name, ...outcome, deleted: true }),
+        );
+      } else {
+        console.log(`job:        ${job.workflowId}\nworkflow:   ${description.status.name}`);
+        if (ending) console.log(`outcome:    ${ending.status}`);
+      }
+      process.stderr.write(prunedJobNote(jobId));
+      return EXIT_FAILED;
+    }
     if (values.json) {
       const outcome = ending ? { outcome: ending.status } : {};
       console.log(
