@@ -67,6 +67,7 @@ export interface PruneReport {
   /** Why no object was removed, when none could be. */
   objectsKeptBecause: string | undefined;
   removedObjects: { count: number; bytes: number };
+  /** Objects kept as in use: reached from a kept job, or put since the cutoff (and theirs). */
   reachableObjects: number;
 }
 
@@ -208,7 +209,8 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   }
   await reachable.settle();
   report.reachableObjects = reachable.size;
-  progress(`${reachable.size} objects reachable from the jobs kept`);
+  progress(`${reachable.size} objects kept: reached from the jobs kept, or put since the cutoff`);
+  let reported = 0;
 
   for await (const page of maintenance.listObjectsPutBefore(cutoffMs)) {
     const unreachable: ObjectRef[] = [];
@@ -224,6 +226,10 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
       const removed = await maintenance.removeObjectsPutBefore(unreachable, cutoffMs);
       report.removedObjects.count += removed.count;
       report.removedObjects.bytes += removed.bytes;
+    }
+    if (report.removedObjects.count - reported >= 10_000) {
+      reported = report.removedObjects.count;
+      progress(`${apply ? 'removed' : 'found'} ${reported} objects no kept job reaches`);
     }
   }
   return report;

@@ -81,7 +81,7 @@ function reportLines(report: PruneReport, olderThanMs: number): string[] {
     lines.push(
       `${report.applied ? 'Removed' : 'Would remove'} ${objects.count} objects (${megabytes(objects.bytes)}) ` +
         `that no kept job reaches, put before ${new Date(report.objectCutoffMs).toISOString()}; ` +
-        `${report.reachableObjects} reachable.`,
+        `${report.reachableObjects} kept as in use.`,
     );
   }
   if (report.unfinishedUnknownJobs.length > 0) {
