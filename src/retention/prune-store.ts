@@ -25,6 +25,12 @@ export const RECORD_NAMESPACES = [
   TOOL_JOURNAL_RECORD,
 ] as const;
 
+/**
+ * Temporal keeps a closed workflow at least this long (the shortest retention a namespace can
+ * have): a job unknown to it whose status is newer ran on another server or namespace.
+ */
+const MINIMUM_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 /** The shortest grace a pruner accepts: longer than a put may go without refreshing an object. */
 export const MINIMUM_GRACE_MS = 2 * OBJECT_TOUCH_INTERVAL_MS;
 export const DEFAULT_GRACE_MS = 60 * 60 * 1000;
@@ -75,7 +81,9 @@ export interface PruneReport {
  * Deletes what the job store holds for jobs that ended long ago, and the objects no remaining
  * job can reach. Safe to run while workers run jobs:
  * - a job is deleted only once Temporal says it closed before the threshold (or, for a job
- *   Temporal no longer knows, its stored status says it ended before it);
+ *   Temporal no longer knows, its stored status says it ended before it); a job Temporal does
+ *   not know that stored its status within a day stops the pruner before it deletes anything
+ *   (it is connected to the wrong namespace, whose running workflows it cannot see);
  * - an object goes only when no remaining event or record reaches it, and it was put (or put
  *   again, which refreshes it) before the cutoff: the grace before now, and before the start of
  *   every running workflow, whose state may hold references the store does not;
@@ -124,7 +132,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     if (judged > 0 && judged % 1000 === 0) progress(`asked Temporal about ${judged} jobs`);
     const verdict = runningIds.has(jobId)
       ? 'keep'
-      : await judgeJob(store, directory, jobId, statusWrittenAt.get(jobId), threshold);
+      : await judgeJob(store, directory, jobId, statusWrittenAt.get(jobId), threshold, storeNow);
     if (verdict === 'delete' || (verdict === 'unfinished' && options.forgetUnfinished)) {
       deletedJobs.push(jobId);
     } else {
@@ -243,11 +251,20 @@ async function judgeJob(
   jobId: string,
   statusWrittenAtMs: number | undefined,
   threshold: number,
+  storeNow: number,
 ): Promise<Verdict> {
   const standing = await directory.standing(jobId);
   if (standing.state === 'running') return 'keep';
   if (standing.state === 'closed') return standing.closedAtMs < threshold ? 'delete' : 'keep';
   // Temporal no longer knows the job: its stored status says whether and when it ended.
+  if (statusWrittenAtMs !== undefined && statusWrittenAtMs >= storeNow - MINIMUM_RETENTION_MS) {
+    throw new JobStoreError(
+      `Temporal does not know job ${jobId}, whose status was stored ` +
+        `${Math.round((storeNow - statusWrittenAtMs) / 60_000)} min ago, sooner than any ` +
+        "namespace's retention: this is not the Temporal namespace its workers use " +
+        '(TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE). Nothing was deleted.',
+    );
+  }
   if (statusWrittenAtMs === undefined || statusWrittenAtMs >= threshold) return 'keep';
   const status = await store.getRecord(JOB_STATUS_RECORD, jobId);
   const phase = (status as { phase?: unknown } | undefined)?.phase;

@@ -203,3 +203,24 @@ test('jobs Temporal does not know are deleted once their stored status says they
   expect(forgetting.deletedJobs).toContain(unfinished);
   expect(await store.getRecord(JOB_STATUS_RECORD, unfinished)).toBeUndefined();
 }, 60_000);
+
+test('a job Temporal does not know that stored its status within a day stops the prune before it deletes anything: the wrong namespace', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client);
+  const elsewhere = `running-on-another-namespace-${Date.now()}`;
+  const old = await finishedJob('gamma', (input) => startTestJob(server, input));
+  await store.putRecord(JOB_STATUS_RECORD, elsewhere, { phase: 'model' });
+  try {
+    await expect(
+      pruneStore({ store, directory, olderThanMs: 1, now: Date.now() + 60_000, apply: true }),
+    ).rejects.toThrow(
+      new RegExp(
+        `Temporal does not know job ${elsewhere}, whose status was stored \\d+ min ago, sooner than any namespace's retention: this is not the Temporal namespace its workers use`,
+      ),
+    );
+    expect(await old.allEvents()).not.toHaveLength(0);
+    expect(await store.getRecord(JOB_STATUS_RECORD, old.workflowId)).toBeDefined();
+  } finally {
+    await store.maintenance().deleteRecord(JOB_STATUS_RECORD, elsewhere);
+  }
+}, 60_000);
