@@ -177,7 +177,17 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     }
   }
 
-  const { cutoffMs, because } = await objectCutoff(store, running, storeNow, graceMs);
+  // A job kept that Temporal does not know and that stored no ending may run where this
+  // pruner cannot see (another namespace), holding references in its state: no object goes.
+  const { cutoffMs, because } =
+    unfinishedUnknownJobs.length > 0 && !options.forgetUnfinished
+      ? {
+          cutoffMs: undefined,
+          because:
+            `${unfinishedUnknownJobs.length} jobs that Temporal does not know never stored an ` +
+            'ending, and may run on another namespace',
+        }
+      : await objectCutoff(store, running, storeNow, graceMs);
   const report: PruneReport = {
     applied: apply,
     deletedJobs: [...deleted],
