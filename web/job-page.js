@@ -41,7 +41,11 @@ function showSummary(summary) {
     statusRow('workflow', workflow, `workflow-status status-${workflow.replaceAll(' ', '-')}`),
     statusRow(
       'phase',
-      status ? `${status.phase}${status.cancelled ? ' (cancelled)' : ''}` : 'starting',
+      status
+        ? `${status.phase}${status.cancelled ? ' (cancelled)' : ''}`
+        : summary.dataDeleted
+          ? 'data deleted from the job store (dar prune)'
+          : 'starting',
     ),
     statusRow('turns', status?.turns),
     statusRow('events', status?.lastSeq),

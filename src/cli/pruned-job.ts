@@ -1,27 +1,18 @@
 import type { Client } from '@temporalio/client';
-import { JOB_STATUS_RECORD } from '../activities/job-status-record.js';
+import { storeHoldsNothingOfEndedJob } from '../client/deleted-job-data.js';
 import type { JobStore } from '../store/job-store.js';
 
-/** The most events a job's history has when it closed before any worker took a task of it. */
-const NEVER_RAN_HISTORY_LENGTH = 3;
-
 /**
- * Whether the job has ended and the store holds neither its status nor an event: its data was
- * deleted (`dar prune`), or its workers wrote to another store. A job of the first release,
- * which wrote nothing to the store, has events in its history: callers ask only once reading
- * those found none.
+ * Whether the job has ended and the store holds nothing of it (see
+ * `storeHoldsNothingOfEndedJob`). Asked only once reading the job found nothing, so a job of
+ * the first release (its events in its history) is never taken for one.
  */
-export async function storeHoldsNothingOfEndedJob(
+export async function jobDataDeleted(
   connection: { store: JobStore; client: Client },
   jobId: string,
 ): Promise<boolean> {
   const description = await connection.client.workflow.getHandle(jobId).describe();
-  if (description.status.name === 'RUNNING') return false;
-  // Started, its first task scheduled, then closed (terminated, timed out): no worker ran it,
-  // so it stored nothing.
-  if (description.historyLength <= NEVER_RAN_HISTORY_LENGTH) return false;
-  const status = await connection.store.getRecord(JOB_STATUS_RECORD, jobId);
-  return status === undefined && (await connection.store.lastSeq(jobId)) === 0;
+  return storeHoldsNothingOfEndedJob(connection.store, description);
 }
 
 /** What `dar events` and `dar status` say of such a job, on stderr. */

@@ -13,6 +13,11 @@ export interface JobSummary {
   startedAt: string;
   closedAt: string | undefined;
   batch: string | undefined;
+  /**
+   * The job ended and the job store holds nothing of it: its data was deleted (`dar prune`).
+   * Its `status` is then undefined and its page has no events.
+   */
+  dataDeleted: boolean;
   /** What the job last stored; undefined before its first write. */
   status:
     | {
@@ -37,6 +42,7 @@ export interface JobSummary {
 export function jobSummary(
   description: WorkflowExecutionDescription,
   stored: StoredJobStatus | undefined,
+  dataDeleted = false,
 ): JobSummary {
   const end = description.closeTime?.getTime() ?? Date.now();
   return {
@@ -46,6 +52,7 @@ export function jobSummary(
     startedAt: description.startTime.toISOString(),
     closedAt: description.closeTime?.toISOString(),
     batch: description.typedSearchAttributes.get(darBatchIdKey),
+    dataDeleted,
     status: stored && {
       phase: stored.phase,
       turns: stored.turns,

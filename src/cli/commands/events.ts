@@ -9,7 +9,7 @@ import { passEventPages } from '../event-pages.js';
 import { passFinishedJobEvents } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
-import { prunedJobNote, storeHoldsNothingOfEndedJob } from '../pruned-job.js';
+import { jobDataDeleted, prunedJobNote } from '../pruned-job.js';
 import { UsageError, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 /**
@@ -106,7 +106,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     await readJob(connection, job, (reader) =>
       passEventPages((seq) => reader.events(seq), printed, print, { signal: stdoutClosed }),
     );
-    if (printed.seq === 0 && (await storeHoldsNothingOfEndedJob(connection, jobId))) {
+    if (printed.seq === 0 && (await jobDataDeleted(connection, jobId))) {
       process.stderr.write(prunedJobNote(jobId));
       return EXIT_FAILED;
     }

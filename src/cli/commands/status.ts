@@ -3,7 +3,7 @@ import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
 import { describedJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
-import { prunedJobNote, storeHoldsNothingOfEndedJob } from '../pruned-job.js';
+import { jobDataDeleted, prunedJobNote } from '../pruned-job.js';
 import { EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 export async function statusCommand(argv: string[]): Promise<number> {
@@ -20,7 +20,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
     const status = await readJob(connection, job, (reader) => reader.status());
     // An ended job's outcome, decided where `dar run` decides it: completed, failed, cancelled.
     const ending = description.status.name === 'RUNNING' ? undefined : await jobEnding(job);
-    if (status.phase === 'starting' && (await storeHoldsNothingOfEndedJob(connection, jobId))) {
+    if (status.phase === 'starting' && (await jobDataDeleted(connection, jobId))) {
       const outcome = ending ? { outcome: ending.status } : {};
       if (values.json) {
         console.log(

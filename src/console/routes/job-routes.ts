@@ -1,18 +1,28 @@
+import { storeHoldsNothingOfEndedJob } from '../../client/deleted-job-data.js';
+import { firstReleaseJob } from '../../client/first-release-job.js';
 import { readStoredStatus } from '../../client/stored-job-reads.js';
 import { HttpError, sendJson } from '../http-responses.js';
 import { jobSummary } from '../job-summary.js';
 import { describedJob } from './described-job.js';
 import type { Route } from './route.js';
 
-/** `GET /api/jobs/:id`: the job's workflow status and the status it last stored. */
+/**
+ * `GET /api/jobs/:id`: the job's workflow status and the status it last stored, or that the
+ * store holds nothing of it any more (`dataDeleted`, after `dar prune`).
+ */
 export const jobSummaryRoute: Route = {
   method: 'GET',
   path: '/api/jobs/:id',
   async handle({ params, response, services }) {
     const id = params.id ?? '';
-    const { description } = await describedJob(services, id);
+    const { job, description } = await describedJob(services, id);
     const stored = await readStoredStatus(services.store, id);
-    sendJson(response, 200, jobSummary(description, stored));
+    // Asked only of a job that stored nothing: is its data gone (not a first-release job)?
+    const dataDeleted =
+      stored === undefined &&
+      (await storeHoldsNothingOfEndedJob(services.store, description)) &&
+      !(await firstReleaseJob(job.handle));
+    sendJson(response, 200, jobSummary(description, stored, dataDeleted));
   },
 };
 

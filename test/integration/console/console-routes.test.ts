@@ -4,6 +4,7 @@
  * own Origin too; job text reaches pages only as JSON (never markup); the event stream carries
  * a job's events (R3's order, R21's cancel end) and cannot be broken by what a model writes.
  */
+import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { EventView } from '../../../src/console/event-view.js';
 import {
@@ -197,6 +198,29 @@ describe('one job', () => {
     );
     expect(unknown.status).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  test('a job whose store data was deleted (dar prune) says so; a finished one does not', async () => {
+    const folder = temporaryFolder('dar-console-pruned-');
+    const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('short')] }]);
+    const pruned = await startTestJob(server, jobInput({ model, workspace: folder }));
+    await pruned.result();
+    const maintenance = server.store.maintenance?.();
+    if (!maintenance) throw new Error('the test store has no maintenance');
+    await maintenance.deleteJobStreams(pruned.workflowId);
+    await maintenance.deleteRecord(JOB_STATUS_RECORD, pruned.workflowId);
+
+    const summaryOf = async (id: string) =>
+      JSON.parse(
+        (
+          await consoleRequest(web.console, `/api/jobs/${encodeURIComponent(id)}`, {
+            headers: bearer(web.console),
+          })
+        ).body,
+      ) as { dataDeleted: boolean; status?: unknown };
+    expect(await summaryOf(pruned.workflowId)).toMatchObject({ dataDeleted: true });
+    expect((await summaryOf(pruned.workflowId)).status).toBeUndefined();
+    expect(await summaryOf(finishedJob.workflowId)).toMatchObject({ dataDeleted: false });
   });
 
   test('R3: the event stream carries the events in order; model and tool markup arrive as JSON text', async () => {
