@@ -11,16 +11,8 @@ const QUICK_QUERY_MS = 4000;
 /** ... when no worker polls the job's queue (one may have just started). */
 const NO_WORKER_MS = 500;
 
-/** The task queue of each job `existingJob` described, so that a read does not ask again. */
+/** The task queue of each job `describedJob` described, so that a read does not ask again. */
 const describedQueues = new WeakMap<AgentJob, string>();
-
-/** The job with this id; a {@link UsageError} when there is none. */
-export async function existingJob(
-  connection: CliConnection,
-  workflowId: string,
-): Promise<AgentJob> {
-  return (await describedJob(connection, workflowId)).job;
-}
 
 /**
  * The job with this id while it runs; a {@link UsageError} when there is none, or when it has
@@ -39,7 +31,10 @@ export async function runningJob(
   return job;
 }
 
-/** {@link existingJob} with what Temporal said of it (status, close time, task queue). */
+/**
+ * The job with this id and what Temporal said of it (status, close time, task queue); a
+ * {@link UsageError} when there is none.
+ */
 export async function describedJob(
   connection: CliConnection,
   workflowId: string,

@@ -8,12 +8,11 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dar,
-  describeResult,
   killLeftoverDars,
   linesOf,
   startDar,
   type DarProcess,
-  type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, parseJsonLines, waitForCompletedJob } from './support/jobs.js';
@@ -31,11 +30,6 @@ const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const jobId = `approvals-${process.pid}`;
 const options = { stateDir };
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function startWorker(): DarProcess {
   return startDar(['worker'], { ...options, timeoutMs: 170_000 });

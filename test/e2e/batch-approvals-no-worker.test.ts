@@ -8,12 +8,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dar,
-  describeResult,
   killLeftoverDars,
   linesOf,
   startDar,
   type DarProcess,
-  type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, parseJsonLines } from './support/jobs.js';
@@ -31,11 +30,6 @@ afterAll(async () => {
   await stopServer(stateDir);
   removeDir(root);
 });
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function startWorker(): DarProcess {
   return startDar(['worker'], { ...options, timeoutMs: 170_000 });

@@ -7,12 +7,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dar,
-  describeResult,
   killLeftoverDars,
   linesOf,
   reportTiming,
   startDar,
-  type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import {
@@ -31,11 +30,6 @@ const workspace = join(root, 'workspace');
 const jobId = `r21-cancel-${process.pid}`;
 /** Process groups of tool commands, killed in afterAll should a failed test leave them. */
 const toolGroups: number[] = [];
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 beforeAll(() => {
   mkdirSync(workspace);

@@ -7,13 +7,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dar,
-  describeResult,
   killLeftoverDars,
   linesOf,
   reportTiming,
   startDar,
   type DarProcess,
-  type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, waitForCompletedJob } from './support/jobs.js';
@@ -33,11 +32,6 @@ const root = makeTempDir('crash');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const toolGroups: number[] = [];
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function startWorker(): DarProcess {
   return startDar(['worker', '--state-dir', stateDir], { timeoutMs: 170_000 });

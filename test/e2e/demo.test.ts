@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dar,
-  describeResult,
   startDar,
   killLeftoverDars,
   linesOf,
   reportTiming,
   REPO_ROOT,
   type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { copyExampleWorkspace, makeTempDir, removeDir } from './support/files.js';
 import { jobEvents, parseJsonLines, type EventLine } from './support/jobs.js';
@@ -32,11 +32,6 @@ const jsonJobId = `demo-json-${process.pid}`;
 
 let humanRun: DarResult;
 let jsonRun: DarResult;
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 /** Each expected line appears, in this order (other lines may come between). */
 function expectInOrder(lines: string[], expected: string[]): void {

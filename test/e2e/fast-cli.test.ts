@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands } from '../../src/cli/command-table.js';
-import { dar, describeResult, killLeftoverDars, type DarResult } from './support/dar.js';
+import { dar, killLeftoverDars, expectExit } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { parseJsonLines } from './support/jobs.js';
 import { importedPackages, moduleTraceEnvironment } from './support/module-trace.js';
@@ -27,11 +27,6 @@ const HEAVY_PACKAGES = [
   'pg',
   'ajv',
 ];
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function heavyPackagesIn(traceFile: string): string[] {
   const imported = importedPackages(traceFile);

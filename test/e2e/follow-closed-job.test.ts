@@ -7,14 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  dar,
-  describeResult,
-  killLeftoverDars,
-  startDar,
-  type DarProcess,
-  type DarResult,
-} from './support/dar.js';
+import { dar, killLeftoverDars, startDar, type DarProcess, expectExit } from './support/dar.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { groupMembers, readPid, signalGroup } from './support/processes.js';
 import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
@@ -25,11 +18,6 @@ const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const environment = { DAR_TASK_QUEUE: `follow-closed-${process.pid}` };
 const toolGroups: number[] = [];
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 beforeAll(() => {
   mkdirSync(workspace, { recursive: true });

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { dar, describeResult, killLeftoverDars, startDar, type DarResult } from './support/dar.js';
+import { dar, killLeftoverDars, startDar, expectExit } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobStatus, parseJsonLines } from './support/jobs.js';
 import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
@@ -15,11 +15,6 @@ const root = makeTempDir('keep-open');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const environment = { DAR_TASK_QUEUE: `keep-open-${process.pid}` };
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function eventsOf(stdout: string): Array<Record<string, unknown>> {
   // Only whole lines: the process may be writing the next one.

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { dar, describeResult, killLeftoverDars, linesOf, type DarResult } from './support/dar.js';
+import { dar, killLeftoverDars, linesOf, expectExit } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
 
@@ -13,11 +13,6 @@ const root = makeTempDir('prune');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const environment = { DAR_TASK_QUEUE: `prune-${process.pid}` };
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 beforeAll(() => {
   mkdirSync(workspace);

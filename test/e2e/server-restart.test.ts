@@ -5,14 +5,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  dar,
-  describeResult,
-  killLeftoverDars,
-  reportTiming,
-  startDar,
-  type DarResult,
-} from './support/dar.js';
+import { dar, killLeftoverDars, reportTiming, startDar, expectExit } from './support/dar.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, jobStatus, waitForCompletedJob } from './support/jobs.js';
 import { isRunning } from './support/processes.js';
@@ -33,11 +26,6 @@ const jobId = `restart-${process.pid}`;
 /** Every command here finds its state folder through DAR_STATE_DIR. */
 const options = { stateDir };
 const TURN_DELAY_MS = 1500;
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function turnsLog(): string[] {
   try {

@@ -16,7 +16,7 @@ import {
   linesOf,
   reportTiming,
   startDar,
-  type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { parseJsonLines, waitForCompletedJob } from './support/jobs.js';
@@ -37,11 +37,6 @@ const environment = { DAR_TASK_QUEUE: taskQueue };
 const PARALLEL_CALLS = 40;
 const OUTPUT_CHARACTERS = 40_000;
 const PAYLOAD_LIMIT = 64 * 1024;
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 async function startDetachedJob(prompt: string, script: string): Promise<string> {
   const start = await dar(

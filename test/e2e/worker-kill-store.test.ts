@@ -14,7 +14,7 @@ import {
   reportTiming,
   startDar,
   type DarProcess,
-  type DarResult,
+  expectExit,
 } from './support/dar.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, waitForCompletedJob } from './support/jobs.js';
@@ -31,11 +31,6 @@ const root = makeTempDir('worker-kill-store');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
 const CALLS = 8;
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 function startWorker(): DarProcess {
   return startDar(['worker', '--state-dir', stateDir], { timeoutMs: 170_000 });

@@ -9,7 +9,8 @@ import { passEventPages } from '../event-pages.js';
 import { passFinishedJobEvents } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
-import { jobDataDeleted, prunedJobNote } from '../pruned-job.js';
+import { storeHoldsNothingOfEndedJob } from '../../client/deleted-job-data.js';
+import { prunedJobNote } from '../pruned-job.js';
 import { UsageError, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 /**
@@ -73,10 +74,10 @@ export async function eventsCommand(argv: string[]): Promise<number> {
   }
 
   const { openConnection } = await import('../connection.js');
-  const { existingJob, readJob } = await import('../job-reader.js');
+  const { describedJob, readJob } = await import('../job-reader.js');
   const connection = await openConnection(values['state-dir'], { jobId });
   try {
-    const job = await existingJob(connection, jobId);
+    const { job, description } = await describedJob(connection, jobId);
     if (values.follow) {
       // The live stream too (tokens and tool output as they come, between the job's events);
       // JSON lines hold the job's events alone unless --live asks for live lines as well.
@@ -106,7 +107,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     await readJob(connection, job, (reader) =>
       passEventPages((seq) => reader.events(seq), printed, print, { signal: stdoutClosed }),
     );
-    if (printed.seq === 0 && (await jobDataDeleted(connection, jobId))) {
+    if (printed.seq === 0 && (await storeHoldsNothingOfEndedJob(connection.store, description))) {
       process.stderr.write(prunedJobNote(jobId));
       return EXIT_FAILED;
     }

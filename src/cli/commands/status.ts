@@ -3,7 +3,8 @@ import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
 import { describedJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
-import { jobDataDeleted, prunedJobNote } from '../pruned-job.js';
+import { storeHoldsNothingOfEndedJob } from '../../client/deleted-job-data.js';
+import { prunedJobNote } from '../pruned-job.js';
 import { EXIT_FAILED, EXIT_OK } from '../usage-error.js';
 
 export async function statusCommand(argv: string[]): Promise<number> {
@@ -20,7 +21,10 @@ export async function statusCommand(argv: string[]): Promise<number> {
     const status = await readJob(connection, job, (reader) => reader.status());
     // An ended job's outcome, decided where `dar run` decides it: completed, failed, cancelled.
     const ending = description.status.name === 'RUNNING' ? undefined : await jobEnding(job);
-    if (status.phase === 'starting' && (await jobDataDeleted(connection, jobId))) {
+    if (
+      status.phase === 'starting' &&
+      (await storeHoldsNothingOfEndedJob(connection.store, description))
+    ) {
       const outcome = ending ? { outcome: ending.status } : {};
       if (values.json) {
         console.log(

@@ -167,15 +167,7 @@ export class FileMaintenance implements StoreMaintenance {
     // Gone from aside: another pruner put it back meanwhile, and it stays.
     const held = statSync(aside, { throwIfNoEntry: false });
     if (held === undefined) return undefined;
-    if (held.mtimeMs < cutoffMs) {
-      try {
-        unlinkSync(aside);
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') return undefined;
-        throw error;
-      }
-      return held.size;
-    }
+    if (held.mtimeMs < cutoffMs) return unlinkQuietly(aside) ? held.size : undefined;
     // Refreshed by a put before the rename: back into place, unless a put stored it anew.
     try {
       linkSync(aside, path);
@@ -187,11 +179,14 @@ export class FileMaintenance implements StoreMaintenance {
   }
 }
 
-function unlinkQuietly(path: string): void {
+/** Removes `path`; false when it was gone already (another pruner put it back). */
+function unlinkQuietly(path: string): boolean {
   try {
     unlinkSync(path);
+    return true;
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error;
+    return false;
   }
 }
 
