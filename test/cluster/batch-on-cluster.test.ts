@@ -15,14 +15,8 @@ import pg from 'pg';
 import { getJob } from '../../src/client/job-client.js';
 import { openJobStore } from '../../src/store/open-job-store.js';
 import type { JobStore } from '../../src/store/job-store.js';
-import {
-  dar,
-  describeResult,
-  killLeftoverDars,
-  startDar,
-  type DarProcess,
-  type DarResult,
-} from '../e2e/support/dar.js';
+import { dar, killLeftoverDars, startDar, type DarProcess } from '../e2e/support/dar.js';
+import { expectExit } from '../e2e/support/expect-exit.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from '../e2e/support/files.js';
 import { parseJsonLines } from '../e2e/support/jobs.js';
 import { isRunning, signalGroup } from '../e2e/support/processes.js';
@@ -42,11 +36,6 @@ const marks = join(workspace, 'marks');
 const batchId = `cluster-${process.pid}`;
 const shellGroups = new Set<number>();
 let cluster: LocalCluster | undefined;
-
-function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
 
 /** The cluster's variables (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DAR_STORE_URL) for `dar`. */
 function clusterEnv(): Record<string, string> {

@@ -6,14 +6,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  dar,
-  killLeftoverDars,
-  linesOf,
-  startDar,
-  type DarProcess,
-  expectExit,
-} from './support/dar.js';
+import { dar, killLeftoverDars, linesOf, startDar, type DarProcess } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, parseJsonLines, waitForCompletedJob } from './support/jobs.js';
 import {

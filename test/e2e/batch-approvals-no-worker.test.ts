@@ -6,14 +6,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  dar,
-  killLeftoverDars,
-  linesOf,
-  startDar,
-  type DarProcess,
-  expectExit,
-} from './support/dar.js';
+import { dar, killLeftoverDars, linesOf, startDar, type DarProcess } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, parseJsonLines } from './support/jobs.js';
 import { stopServer } from './support/temporal.js';

@@ -5,14 +5,8 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  dar,
-  killLeftoverDars,
-  linesOf,
-  reportTiming,
-  startDar,
-  expectExit,
-} from './support/dar.js';
+import { dar, killLeftoverDars, linesOf, reportTiming, startDar } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import {
   groupMembers,

@@ -12,8 +12,8 @@ import {
   reportTiming,
   startDar,
   type DarProcess,
-  expectExit,
 } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, waitForCompletedJob } from './support/jobs.js';
 import { groupMembers, isRunning, readPid, signalGroup } from './support/processes.js';

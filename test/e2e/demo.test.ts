@@ -13,8 +13,8 @@ import {
   reportTiming,
   REPO_ROOT,
   type DarResult,
-  expectExit,
 } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { copyExampleWorkspace, makeTempDir, removeDir } from './support/files.js';
 import { jobEvents, parseJsonLines, type EventLine } from './support/jobs.js';
 import { readServerJson, stopServer } from './support/temporal.js';

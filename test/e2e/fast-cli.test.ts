@@ -7,7 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands } from '../../src/cli/command-table.js';
-import { dar, killLeftoverDars, expectExit } from './support/dar.js';
+import { dar, killLeftoverDars } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { parseJsonLines } from './support/jobs.js';
 import { importedPackages, moduleTraceEnvironment } from './support/module-trace.js';

@@ -7,7 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { dar, killLeftoverDars, startDar, type DarProcess, expectExit } from './support/dar.js';
+import { dar, killLeftoverDars, startDar, type DarProcess } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { groupMembers, readPid, signalGroup } from './support/processes.js';
 import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';

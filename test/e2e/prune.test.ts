@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { dar, killLeftoverDars, linesOf, expectExit } from './support/dar.js';
+import { dar, killLeftoverDars, linesOf } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
 

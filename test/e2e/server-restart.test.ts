@@ -5,7 +5,8 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dar, killLeftoverDars, reportTiming, startDar, expectExit } from './support/dar.js';
+import { dar, killLeftoverDars, reportTiming, startDar } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, jobStatus, waitForCompletedJob } from './support/jobs.js';
 import { isRunning } from './support/processes.js';

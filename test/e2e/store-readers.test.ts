@@ -16,8 +16,8 @@ import {
   linesOf,
   reportTiming,
   startDar,
-  expectExit,
 } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { parseJsonLines, waitForCompletedJob } from './support/jobs.js';
 import {

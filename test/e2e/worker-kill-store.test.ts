@@ -14,8 +14,8 @@ import {
   reportTiming,
   startDar,
   type DarProcess,
-  expectExit,
 } from './support/dar.js';
+import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, waitForCompletedJob } from './support/jobs.js';
 import { readPid, signalGroup } from './support/processes.js';

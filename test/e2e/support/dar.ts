@@ -152,12 +152,6 @@ export function describeResult(result: DarResult): string {
   );
 }
 
-/** Expects the command to have exited with `code`; on failure, shows what it printed. */
-export function expectExit(result: DarResult, code: number): void {
-  const context = describeResult(result);
-  expect({ code: result.code, context }).toEqual({ code, context });
-}
-
 /** Non-empty lines of an output. */
 export function linesOf(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');
