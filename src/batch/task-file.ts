@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { MAXIMUM_ERROR_TEXT_LENGTH, quoteBounded } from '../core/index.js';
 import {
   buildJobInput,
   isToolModuleEntry,
@@ -31,6 +32,12 @@ const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** A line's problem, thrown and collected with its line number. */
 class LineError extends Error {}
+
+/**
+ * Bad lines listed in the error, at most: a file of a million bad lines (the wrong file, say)
+ * gets a short answer with the count, not a million lines of output.
+ */
+export const MAXIMUM_LISTED_BAD_LINES = 20;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -146,6 +153,7 @@ export function parseBatchFile(
   const folder = dirname(path);
   const tasks: BatchTask[] = [];
   const problems: string[] = [];
+  let badLines = 0;
   const lineOfId = new Map<string, number>();
   text.split(/\r?\n/).forEach((content, index) => {
     const line = index + 1;
@@ -160,12 +168,23 @@ export function parseBatchFile(
       tasks.push(task);
     } catch (error) {
       if (!(error instanceof LineError)) throw error;
-      problems.push(`${path} line ${line}: ${error.message}`);
+      badLines += 1;
+      if (problems.length < MAXIMUM_LISTED_BAD_LINES) {
+        // A line's text can be any size, and some messages quote it (its unknown fields).
+        problems.push(
+          `${path} line ${line}: ${quoteBounded(error.message, MAXIMUM_ERROR_TEXT_LENGTH)}`,
+        );
+      }
     }
   });
-  if (problems.length > 0) {
-    const count = problems.length === 1 ? 'a bad line' : `${problems.length} bad lines`;
-    throw new UsageError(`${count}, nothing started:\n${problems.join('\n')}`);
+  if (badLines > 0) {
+    const count = badLines === 1 ? 'a bad line' : `${badLines} bad lines`;
+    const unlisted = badLines - problems.length;
+    const more =
+      unlisted > 0
+        ? [`... and ${unlisted} more bad lines (the first ${problems.length} are listed)`]
+        : [];
+    throw new UsageError(`${count}, nothing started:\n${[...problems, ...more].join('\n')}`);
   }
   if (tasks.length === 0) throw new UsageError(`${path} holds no task`);
   return tasks;

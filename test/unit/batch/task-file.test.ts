@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchIdOf, checkBatchId, taskWorkflowId } from '../../../src/batch/batch-id.js';
-import { parseBatchFile } from '../../../src/batch/task-file.js';
+import { MAXIMUM_LISTED_BAD_LINES, parseBatchFile } from '../../../src/batch/task-file.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
 
 /** A batch folder: a script, a policy and a workspace, all named relative to the file. */
@@ -111,6 +111,26 @@ test('every bad line is reported with its number, and nothing is returned', () =
   expect(message).toContain('line 9: Model script');
   expect(message).toContain('line 10: Policy file');
   expect(message).toContain('line 11: Workspace');
+});
+
+test('a file of many bad lines gets a bounded answer: the first lines listed, the rest counted', () => {
+  const { file } = batchFolder();
+  const good = { prompt: 'p', model: 'scripted:scripts/one.json' };
+  // 45 bad lines, one of them naming a field a megabyte long.
+  const bad = Array.from({ length: 44 }, (_, index) => ({ ...good, [`colour${index}`]: 1 }));
+  const huge = { ...good, ['f'.repeat(1_000_000)]: 1 };
+  const message = problems(() => parseBatchFile(file, lines(good, huge, ...bad), {}));
+  const reported = message.split('\n');
+  expect(reported[0]).toBe('45 bad lines, nothing started:');
+  expect([...message.matchAll(/ line (\d+):/g)].map((match) => Number(match[1]))).toEqual(
+    Array.from({ length: MAXIMUM_LISTED_BAD_LINES }, (_, index) => index + 2),
+  );
+  expect(reported.at(-1)).toBe(
+    `... and ${45 - MAXIMUM_LISTED_BAD_LINES} more bad lines (the first ${MAXIMUM_LISTED_BAD_LINES} are listed)`,
+  );
+  expect(reported[1]).toContain(`${file} line 2: unknown field ffff`);
+  expect(reported[1]).toContain('more characters)');
+  expect(message.length).toBeLessThan(MAXIMUM_LISTED_BAD_LINES * 5_000);
 });
 
 test('an empty file is no batch', () => {
