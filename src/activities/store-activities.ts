@@ -25,7 +25,7 @@ import { openLiveModelCall } from '../live/live-model-call.js';
 import { openLiveToolCall } from '../live/live-tool-call.js';
 import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import type { ToolExecutionContext } from '../tools/tool-implementation.js';
-import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
+import { STORE_UNAVAILABLE, storeErrorText, withStoreRetry } from './store-retry.js';
 import { providerOf } from '../workflows/model-task-queue.js';
 import type { JsonValue, ObjectRef } from '../store/references.js';
 import { isModelSetup, worthStoring, type ModelSetup } from './model-setup.js';
@@ -469,7 +469,7 @@ function makeStoreCarriedMessages(store: JobStore) {
 
 /** A store error as the workflow should see it: retryable while the store is unavailable. */
 function storeFailure(error: unknown): ApplicationFailure {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = storeErrorText(error);
   if (isRetryableStoreError(error)) {
     return ApplicationFailure.retryable(`Job store unavailable: ${message}`, STORE_UNAVAILABLE);
   }

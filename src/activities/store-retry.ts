@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { isRetryableStoreError } from '../store/store-errors.js';
+import { isRetryableStoreError, ObjectNotFound } from '../store/store-errors.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 /** Error type of a store that could not be reached in time; the activity may be retried. */
@@ -9,6 +9,17 @@ export const STORE_UNAVAILABLE = 'StoreUnavailable';
 const FIRST_DELAY_MS = 500;
 // Below the shortest heartbeat timeout of any activity (10 s for file tools and bash).
 const LONGEST_DELAY_MS = 4000;
+
+/**
+ * A store error's text as the job's failure gives it. A missing object is no outage, and no bug
+ * of the job: the store does not hold what the job stored, which the text says, with the two
+ * ways that happens.
+ */
+export function storeErrorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof ObjectNotFound)) return message;
+  return `${message}: this job store does not hold the job's data (deleted by dar prune, or the worker uses another store than the one the job started on: check DAR_STORE_URL and --state-dir)`;
+}
 
 /**
  * Runs a store operation inside an activity, waiting out an outage: a retryable store error is
@@ -25,10 +36,13 @@ export async function withStoreRetry<T>(operation: () => Promise<T>): Promise<T>
       // A statement can wait long on a busy database: the activity must still look alive.
       return await heartbeatWhile(operation);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
       if (!isRetryableStoreError(error)) {
-        throw ApplicationFailure.nonRetryable(`Job store: ${message}`, 'JobStoreError');
+        throw ApplicationFailure.nonRetryable(
+          `Job store: ${storeErrorText(error)}`,
+          'JobStoreError',
+        );
       }
+      const message = error instanceof Error ? error.message : String(error);
       context.heartbeat({ waitingForStore: message });
       try {
         await context.sleep(delay);
