@@ -63,6 +63,7 @@ export interface PruneReport {
   applied: boolean;
   /** Jobs deleted (or that would be): their events, live events and records. */
   deletedJobs: string[];
+  /** Jobs the store holds data of that were kept (running workflows it holds nothing of are not counted). */
   keptJobs: number;
   /** Jobs Temporal does not know whose status is not `done`: kept without `forgetUnfinished`. */
   unfinishedUnknownJobs: string[];
@@ -115,8 +116,9 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
 
   const statusKeys = await collect(maintenance.listRecordKeys(JOB_STATUS_RECORD));
   const answerKeys = await collect(maintenance.listRecordKeys(ANSWERED_CALL_RECORD));
-  const jobIds = new Set([...statusKeys, ...answerKeys].map((entry) => entry.key));
-  for (const id of runningIds) jobIds.add(id);
+  const storedJobIds = new Set([...statusKeys, ...answerKeys].map((entry) => entry.key));
+  // Running workflows too: a job that stored no record yet may have stored objects.
+  const jobIds = new Set([...storedJobIds, ...runningIds]);
   // Encrypted records read without keys would hide their references: refuse before deleting.
   const firstStatus = statusKeys[0];
   if (firstStatus !== undefined) {
@@ -191,7 +193,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   const report: PruneReport = {
     applied: apply,
     deletedJobs: [...deleted],
-    keptJobs: keptJobs.length,
+    keptJobs: keptJobs.filter((jobId) => storedJobIds.has(jobId)).length,
     unfinishedUnknownJobs,
     deletedToolCallRecords: staleToolCalls.length,
     objectCutoffMs: cutoffMs,

@@ -20,6 +20,7 @@ import {
   startTestJob,
   temporaryFolder,
   text,
+  uniqueName,
   useAgentTestServer,
   waitForPhase,
 } from '../../support/agent-harness.js';
@@ -92,12 +93,19 @@ test('prune deletes jobs ended before the threshold and the objects only they re
     jobInput({ model: runningModel, workspace: folder, prompt: 'stay', keepOpenMs: 60_000 }),
   );
   await waitForPhase(running, 'waiting');
+  // Another application's workflow in the namespace (no worker polls its queue): it runs, but
+  // it is no job of the store's, and the report does not count it as one kept.
+  const otherApplication = await server.environment.client.workflow.start('billingRun', {
+    taskQueue: uniqueName('other-application'),
+    workflowId: uniqueName('billing'),
+  });
 
   const options = { store, directory, olderThanMs: Date.now() - threshold };
   const filesBefore = objectFiles(store).length;
   const dryRun = await pruneStore(options);
   expect(dryRun.applied).toBe(false);
   expect(dryRun.deletedJobs).toEqual([old.workflowId]);
+  expect(dryRun.keptJobs).toBe(2); // the recent job and the running one
   expect(dryRun.removedObjects.count).toBeGreaterThan(0);
   expect(objectFiles(store)).toHaveLength(filesBefore);
   expect(await old.allEvents()).not.toHaveLength(0);
@@ -132,6 +140,7 @@ test('prune deletes jobs ended before the threshold and the objects only they re
   ]);
   expect(JSON.stringify(transcript)).toContain('second answer');
   await running.handle.cancel();
+  await otherApplication.terminate();
 
   // A second prune finds nothing more of the old job.
   const again = await pruneStore({ ...options, olderThanMs: Date.now() - threshold, apply: true });
