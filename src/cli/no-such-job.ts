@@ -1,4 +1,11 @@
+import { quoteBounded } from '../core/index.js';
 import type { ConnectionSettings } from '../server/index.js';
+
+/**
+ * Characters of the id quoted: Temporal's default longest workflow id, so that the id of any job
+ * that can exist is quoted whole, and a mistyped argument of any size is not.
+ */
+const QUOTED_JOB_ID_LENGTH = 1000;
 
 /**
  * "No job with id X", with where it was looked for: each folder's embedded server has its own
@@ -13,5 +20,5 @@ export function noSuchJobMessage(
     settings.kind === 'embedded'
       ? `in the state folder ${settings.stateDir} (another folder's jobs: --state-dir DIR or DAR_STATE_DIR)`
       : `in namespace ${namespace} at ${settings.address}`;
-  return `No job with id ${workflowId} ${where}`;
+  return `No job with id ${quoteBounded(workflowId, QUOTED_JOB_ID_LENGTH)} ${where}`;
 }

@@ -168,6 +168,16 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
     expect(readServerJson(fresh)).toBeUndefined();
   });
 
+  test('an id of any size is quoted bounded in the answer', async () => {
+    const fresh = join(root, 'fresh-state-long-id');
+    const result = await dar(['status', 'x'.repeat(100_000), '--state-dir', fresh]);
+    expectUsageError(
+      result,
+      /^dar status: No job with id x{1000}\.\.\. \(99000 more characters\) in the state folder /,
+    );
+    expect(result.stderr.length).toBeLessThan(1500);
+  });
+
   test('dar status no-such-id', async () => {
     const result = await dar(['status', 'no-such-id', '--state-dir', liveState]);
     expectUsageError(
