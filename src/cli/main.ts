@@ -3,6 +3,8 @@ import { commandHelp } from './command-help.js';
 import { commands } from './command-table.js';
 import { closestName } from './unknown-flag.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
+// The limits alone: `dar --help` loads no more than it needs (see fast-cli.test.ts).
+import { MAXIMUM_ERROR_TEXT_LENGTH, MAXIMUM_QUOTED_LENGTH, quoteBounded } from '../core/limits.js';
 
 function usage(): string {
   return [
@@ -20,6 +22,18 @@ async function darVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
+}
+
+/**
+ * Longest line of an error `dar` prints: errors quote the arguments they refuse, and an argument
+ * can be any size (a pasted file for a model name, say).
+ */
+const LONGEST_ERROR_LINE = 2 * MAXIMUM_ERROR_TEXT_LENGTH;
+
+/** Writes an error's text to stderr, each of its lines bounded. */
+function writeError(text: string): void {
+  const lines = text.split('\n').map((line) => quoteBounded(line, LONGEST_ERROR_LINE));
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 /** Runs one `dar` command line; resolves with the process exit code. */
@@ -40,7 +54,8 @@ export async function main(argv: string[]): Promise<number> {
   if (!command) {
     const closest = closestName(commandName, Object.keys(commands));
     const hint = closest === undefined ? '' : ` (did you mean ${closest}?)`;
-    process.stderr.write(`dar: unknown command "${commandName}"${hint}; run \`dar help\`\n`);
+    const quoted = quoteBounded(commandName, MAXIMUM_QUOTED_LENGTH);
+    writeError(`dar: unknown command "${quoted}"${hint}; run \`dar help\``);
     return EXIT_USAGE;
   }
   if (topic || rest.includes('--help') || rest.includes('-h')) {
@@ -53,12 +68,10 @@ export async function main(argv: string[]): Promise<number> {
     return await run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`dar ${name}: ${error.message.replace(/^dar \S+: /, '')}\n`);
+      writeError(`dar ${name}: ${error.message.replace(/^dar \S+: /, '')}`);
       return EXIT_USAGE;
     }
-    process.stderr.write(
-      `dar ${name}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    writeError(`dar ${name}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT_FAILED;
   }
 }

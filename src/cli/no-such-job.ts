@@ -1,4 +1,4 @@
-import { quoteBounded } from '../core/index.js';
+import { quoteBounded } from '../core/limits.js';
 import type { ConnectionSettings } from '../server/index.js';
 
 /**

@@ -178,6 +178,19 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
     expect(result.stderr.length).toBeLessThan(1500);
   });
 
+  test('an argument of any size is quoted bounded in the error that refuses it', async () => {
+    const fresh = join(root, 'fresh-state-long-argument');
+    const huge = 'y'.repeat(50_000);
+    const model = await dar(['run', '--model', huge, 'hi', '--state-dir', fresh]);
+    expectUsageError(model, /^dar run: Model "y+\.\.\. \(\d+ more characters\)$/);
+    expect(model.stderr.length).toBeLessThan(8_100);
+    const command = await dar([huge]);
+    expectUsageError(
+      command,
+      /^dar: unknown command "y{200}\.\.\. \(49800 more characters\)"; run `dar help`$/,
+    );
+  });
+
   test('dar status no-such-id', async () => {
     const result = await dar(['status', 'no-such-id', '--state-dir', liveState]);
     expectUsageError(
