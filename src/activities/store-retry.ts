@@ -18,7 +18,10 @@ const LONGEST_DELAY_MS = 4000;
 export function storeErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof ObjectNotFound)) return message;
-  return `${message}: this job store does not hold the job's data (deleted by dar prune, or the worker uses another store than the one the job started on: check DAR_STORE_URL and --state-dir)`;
+  return (
+    `${message}: this job store does not hold the job's data (deleted by dar prune, or the ` +
+    'worker uses another store than the one the job started on: check DAR_STORE_URL and --state-dir)'
+  );
 }
 
 /**

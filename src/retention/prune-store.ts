@@ -63,7 +63,7 @@ export interface PruneReport {
   applied: boolean;
   /** Jobs deleted (or that would be): their events, live events and records. */
   deletedJobs: string[];
-  /** Jobs the store holds data of that were kept (running workflows it holds nothing of are not counted). */
+  /** Jobs kept that the store holds data of (a running workflow it holds nothing of is none). */
   keptJobs: number;
   /** Jobs Temporal does not know whose status is not `done`: kept without `forgetUnfinished`. */
   unfinishedUnknownJobs: string[];
