@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { isRetryableStoreError, ObjectNotFound } from '../store/store-errors.js';
+import { isRetryableStoreError, MISSING_JOB_DATA, ObjectNotFound } from '../store/store-errors.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 /** Error type of a store that could not be reached in time; the activity may be retried. */
@@ -18,10 +18,7 @@ const LONGEST_DELAY_MS = 4000;
 export function storeErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof ObjectNotFound)) return message;
-  return (
-    `${message}: this job store does not hold the job's data (deleted by dar prune, or the ` +
-    'worker uses another store than the one the job started on: check DAR_STORE_URL and --state-dir)'
-  );
+  return `${message}: ${MISSING_JOB_DATA}`;
 }
 
 /**

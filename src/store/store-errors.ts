@@ -23,6 +23,15 @@ export class StoreUnavailableError extends JobStoreError {
   readonly [RETRYABLE] = true;
 }
 
+/**
+ * What a missing object means for a job whose data it was, for messages to add: the store does
+ * not hold what the job stored (nothing else deletes it).
+ */
+export const MISSING_JOB_DATA =
+  "this job store does not hold the job's data (deleted by dar prune or by hand, or the worker " +
+  'or command uses another store than the one the job started on: check DAR_STORE_URL and ' +
+  '--state-dir)';
+
 /** No object is stored under this reference. */
 export class ObjectNotFound extends JobStoreError {
   override readonly name = 'ObjectNotFound';

@@ -3,7 +3,7 @@
  * output cannot harm it (nothing they do reaches the workflow), and `dar events` reads a
  * finished job from the store with no worker at all.
  */
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { getJob } from '../../src/client/job-client.js';
 import { FileJobStore } from '../../src/store/file/file-job-store.js';
@@ -211,4 +211,15 @@ test('dar events reads a finished job from the store with no worker running, and
   } finally {
     await close();
   }
+
+  // The same store with its objects lost (deleted by hand): the reader says what that means.
+  const damagedState = join(root, 'state-without-objects');
+  cpSync(join(stateDir, 'store'), join(damagedState, 'store'), { recursive: true });
+  rmSync(join(damagedState, 'store', 'objects'), { recursive: true });
+  const damaged = await dar(['events', jobId, '--state-dir', damagedState], { timeoutMs: 60_000 });
+  expectExit(damaged, 1);
+  expect(damaged.stderr).toMatch(
+    /^dar events: No object is stored under sha256:[0-9a-f]{64}: this job store does not hold the job's data/,
+  );
+  expect(damaged.stderr).toContain('DAR_STORE_URL');
 }, 120_000);
