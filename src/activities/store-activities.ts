@@ -9,7 +9,11 @@ import type {
 } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { NotJsonError } from '../store/canonical-json.js';
-import { isRetryableStoreError, ObjectNotFound } from '../store/store-errors.js';
+import {
+  describeStoreError,
+  isRetryableStoreError,
+  ObjectNotFound,
+} from '../store/store-errors.js';
 import { estimateMessageTokens } from '../compaction/token-estimate.js';
 import { modelContextWindow } from '../providers/context-window.js';
 import { objectCache } from '../transcript/cached-reader.js';
@@ -25,7 +29,7 @@ import { openLiveModelCall } from '../live/live-model-call.js';
 import { openLiveToolCall } from '../live/live-tool-call.js';
 import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import type { ToolExecutionContext } from '../tools/tool-implementation.js';
-import { STORE_UNAVAILABLE, storeErrorText, withStoreRetry } from './store-retry.js';
+import { STORE_UNAVAILABLE, withStoreRetry } from './store-retry.js';
 import { providerOf } from '../workflows/model-task-queue.js';
 import type { JsonValue, ObjectRef } from '../store/references.js';
 import { isModelSetup, worthStoring, type ModelSetup } from './model-setup.js';
@@ -469,7 +473,7 @@ function makeStoreCarriedMessages(store: JobStore) {
 
 /** A store error as the workflow should see it: retryable while the store is unavailable. */
 function storeFailure(error: unknown): ApplicationFailure {
-  const message = storeErrorText(error);
+  const message = describeStoreError(error);
   if (isRetryableStoreError(error)) {
     return ApplicationFailure.retryable(`Job store unavailable: ${message}`, STORE_UNAVAILABLE);
   }

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { isRetryableStoreError, MISSING_JOB_DATA, ObjectNotFound } from '../store/store-errors.js';
+import { describeStoreError, isRetryableStoreError } from '../store/store-errors.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 
 /** Error type of a store that could not be reached in time; the activity may be retried. */
@@ -9,17 +9,6 @@ export const STORE_UNAVAILABLE = 'StoreUnavailable';
 const FIRST_DELAY_MS = 500;
 // Below the shortest heartbeat timeout of any activity (10 s for file tools and bash).
 const LONGEST_DELAY_MS = 4000;
-
-/**
- * A store error's text as the job's failure gives it. A missing object is no outage, and no bug
- * of the job: the store does not hold what the job stored, which the text says, with the two
- * ways that happens.
- */
-export function storeErrorText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof ObjectNotFound)) return message;
-  return `${message}: ${MISSING_JOB_DATA}`;
-}
 
 /**
  * Runs a store operation inside an activity, waiting out an outage: a retryable store error is
@@ -38,7 +27,7 @@ export async function withStoreRetry<T>(operation: () => Promise<T>): Promise<T>
     } catch (error) {
       if (!isRetryableStoreError(error)) {
         throw ApplicationFailure.nonRetryable(
-          `Job store: ${storeErrorText(error)}`,
+          `Job store: ${describeStoreError(error)}`,
           'JobStoreError',
         );
       }

@@ -3,7 +3,7 @@ import { commandHelp } from './command-help.js';
 import { commands } from './command-table.js';
 import { closestName } from './unknown-flag.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
-import { MISSING_JOB_DATA, ObjectNotFound } from '../store/store-errors.js';
+import { describeStoreError } from '../store/store-errors.js';
 // The limits alone: `dar --help` loads no more than it needs (see fast-cli.test.ts).
 import { MAXIMUM_ERROR_TEXT_LENGTH, MAXIMUM_QUOTED_LENGTH, quoteBounded } from '../core/limits.js';
 
@@ -72,10 +72,8 @@ export async function main(argv: string[]): Promise<number> {
       writeError(`dar ${name}: ${error.message.replace(/^dar \S+: /, '')}`);
       return EXIT_USAGE;
     }
-    const message = error instanceof Error ? error.message : String(error);
     // A reader that finds an event naming a message the store lost says what that means.
-    const hint = error instanceof ObjectNotFound ? `: ${MISSING_JOB_DATA}` : '';
-    writeError(`dar ${name}: ${message}${hint}`);
+    writeError(`dar ${name}: ${describeStoreError(error)}`);
     return EXIT_FAILED;
   }
 }

@@ -10,6 +10,7 @@ import { hostInUrl } from './loopback-host.js';
 import { consoleRoutes } from './routes/index.js';
 import { matchPath, type AskJob, type ConsoleServices, type Route } from './routes/route.js';
 import { StaticFiles } from './static-files.js';
+import { describeStoreError } from '../store/store-errors.js';
 
 export interface ConsoleServerOptions {
   /** Lists, describes and cancels the jobs. */
@@ -127,7 +128,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         return;
       }
       if (error instanceof HttpError) sendError(response, error.status, error.message);
-      else sendError(response, 500, error instanceof Error ? error.message : String(error));
+      else sendError(response, 500, describeStoreError(error));
     });
   });
   const host = options.host ?? '127.0.0.1';

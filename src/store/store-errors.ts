@@ -27,7 +27,7 @@ export class StoreUnavailableError extends JobStoreError {
  * What a missing object means for a job whose data it was, for messages to add: the store does
  * not hold what the job stored (nothing else deletes it).
  */
-export const MISSING_JOB_DATA =
+const MISSING_JOB_DATA =
   "this job store does not hold the job's data (deleted by dar prune or by hand, or the worker " +
   'or command uses another store than the one the job started on: check DAR_STORE_URL and ' +
   '--state-dir)';
@@ -67,4 +67,13 @@ export class StoreSettingsError extends JobStoreError {
 /** Whether an error from the store is worth another attempt. */
 export function isRetryableStoreError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && RETRYABLE in error;
+}
+
+/**
+ * An error's text for a reader of a job (a job's failure, `dar`, the console): a missing
+ * object's says what it means for the job ({@link MISSING_JOB_DATA}).
+ */
+export function describeStoreError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof ObjectNotFound ? `${message}: ${MISSING_JOB_DATA}` : message;
 }

@@ -5,6 +5,7 @@ import { followJobStream, type StreamCursor } from '../job-stream.js';
 import { HttpError, SECURITY_HEADERS } from '../http-responses.js';
 import { describedJob } from './described-job.js';
 import type { Route } from './route.js';
+import { describeStoreError } from '../../store/store-errors.js';
 
 /** A comment line now and then keeps proxies and the browser from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
@@ -84,7 +85,7 @@ export const jobEventsRoute: Route = {
       }
     } catch (error) {
       if (!stop.signal.aborted) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeStoreError(error);
         response.write(`event: stream-error\ndata: ${JSON.stringify({ error: message })}\n\n`);
       }
     } finally {

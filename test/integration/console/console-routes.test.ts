@@ -4,9 +4,13 @@
  * own Origin too; job text reaches pages only as JSON (never markup); the event stream carries
  * a job's events (R3's order, R21's cancel end) and cannot be broken by what a model writes.
  */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { EventView } from '../../../src/console/event-view.js';
+import type { FileJobStore } from '../../../src/store/file/file-job-store.js';
 import {
   jobInput,
   scriptedModel,
@@ -221,6 +225,30 @@ describe('one job', () => {
     expect(await summaryOf(pruned.workflowId)).toMatchObject({ dataDeleted: true });
     expect((await summaryOf(pruned.workflowId)).status).toBeUndefined();
     expect(await summaryOf(finishedJob.workflowId)).toMatchObject({ dataDeleted: false });
+  });
+
+  test("a job whose stored answer is missing: its event stream ends with a stream-error that says the store does not hold the job's data", async () => {
+    const folder = temporaryFolder('dar-console-lost-');
+    // Text of its own, so that its answer is an object no other job shares.
+    const model = scriptedModel(folder, [
+      { stopReason: 'stop', content: [text(`lost ${randomUUID()}`)] },
+    ]);
+    const lost = await startTestJob(server, jobInput({ model, workspace: folder }));
+    const ref = (await lost.result()).finalMessageRef as string;
+    const hex = ref.slice('sha256:'.length);
+    const store = server.store as FileJobStore;
+    rmSync(join(store.folder, 'objects', hex.slice(0, 2), `${hex}.json`));
+
+    const stream = await readEventStream(
+      web.console,
+      `/api/jobs/${encodeURIComponent(lost.workflowId)}/events`,
+      bearer(web.console),
+      (messages) => messages.some((message) => message.event === 'stream-error'),
+    );
+    const failure = stream.messages.find((message) => message.event === 'stream-error');
+    const { error } = JSON.parse(failure?.data ?? '{}') as { error?: string };
+    expect(error).toContain(`No object is stored under ${ref}`);
+    expect(error).toContain("this job store does not hold the job's data");
   });
 
   test('R3: the event stream carries the events in order; model and tool markup arrive as JSON text', async () => {
