@@ -27,63 +27,56 @@ interface SideMeasure {
   server: Record<string, number>;
 }
 
-async function measureRunner(
-  environment: BenchServer,
-  taskQueue: string,
-  scenario: TurnOverheadCase,
-  folder: string,
-  repetition: number,
-): Promise<SideMeasure> {
-  const script = writeNoopScript(folder, scenario.turns, scenario.callsPerTurn);
-  const ids = Array.from(
-    { length: scenario.jobs },
-    (_, index) => `runner-${repetition}-${index}-${Date.now()}`,
-  );
-  takeActivityTimes();
-  const countersBefore = await settledServerCounters();
-  const cpuBefore = threadCpu();
-  const started = performance.now();
-  const jobs = await Promise.all(
-    ids.map((workflowId) =>
-      startJob(
-        environment.client,
-        { prompt: 'go', model: `scripted:${script}`, workspace: folder, tools: ['noop'] },
-        { taskQueue, workflowId },
-      ),
-    ),
-  );
-  await Promise.all(jobs.map((job) => job.handle.result()));
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = cpuSince(cpuBefore, threadCpu());
-  const counters = await settledServerCounters();
-  const measured = { seconds, cpu, countersBefore, counters };
-  return summarize(environment, ids, MODEL_CALL_ACTIVITIES, scenario, measured);
-}
+/** A side of the comparison: the runner, or a baseline workflow (`bench/workflows.ts`). */
+export type Side = 'runner' | 'bare' | 'shaped';
 
-/** A baseline workflow (`bench/workflows.ts`): plain, or shaped like a runner's job in Temporal. */
-type Baseline = 'bare' | 'shaped';
-
-const BASELINE_WORKFLOWS: Record<Baseline, { workflowType: string; modelActivity: string }> = {
+const BASELINE_WORKFLOWS: Record<
+  Exclude<Side, 'runner'>,
+  { workflowType: string; modelActivity: string }
+> = {
   bare: { workflowType: 'bareTurns', modelActivity: 'bareModel' },
   shaped: { workflowType: 'shapedTurns', modelActivity: 'shapedModel' },
 };
 
-async function measureBaseline(
+/** The activities whose start begins a turn of `side` (see `historyFacts`). */
+function modelActivitiesOf(side: Side): ReadonlySet<string> {
+  return side === 'runner'
+    ? MODEL_CALL_ACTIVITIES
+    : new Set([BASELINE_WORKFLOWS[side].modelActivity]);
+}
+
+/**
+ * Starts `scenario.jobs` jobs of `side` at once and waits for all of them to finish; returns
+ * their workflow ids (`tag` makes them unique). The runner's jobs run a model script of no-op
+ * tool calls in `folder`; the baselines call the same activities in the same pattern.
+ */
+export async function runSide(
   environment: BenchServer,
   taskQueue: string,
+  side: Side,
   scenario: TurnOverheadCase,
-  repetition: number,
-  baseline: Baseline,
-): Promise<SideMeasure> {
-  const { workflowType, modelActivity } = BASELINE_WORKFLOWS[baseline];
+  folder: string,
+  tag: string,
+): Promise<string[]> {
   const ids = Array.from(
     { length: scenario.jobs },
-    (_, index) => `${baseline}-${repetition}-${index}-${Date.now()}`,
+    (_, index) => `${side}-${tag}-${index}-${Date.now()}`,
   );
-  takeActivityTimes();
-  const countersBefore = await settledServerCounters();
-  const cpuBefore = threadCpu();
-  const started = performance.now();
+  if (side === 'runner') {
+    const script = writeNoopScript(folder, scenario.turns, scenario.callsPerTurn);
+    const jobs = await Promise.all(
+      ids.map((workflowId) =>
+        startJob(
+          environment.client,
+          { prompt: 'go', model: `scripted:${script}`, workspace: folder, tools: ['noop'] },
+          { taskQueue, workflowId },
+        ),
+      ),
+    );
+    await Promise.all(jobs.map((job) => job.handle.result()));
+    return ids;
+  }
+  const { workflowType } = BASELINE_WORKFLOWS[side];
   await Promise.all(
     ids.map((workflowId) =>
       environment.client.workflow.execute(workflowType, {
@@ -91,15 +84,31 @@ async function measureBaseline(
         workflowId,
         args: [scenario.turns, scenario.callsPerTurn],
         // The attributes a job's client starts it with (`startJob`).
-        ...(baseline === 'shaped' ? { typedSearchAttributes: startSearchAttributes() } : {}),
+        ...(side === 'shaped' ? { typedSearchAttributes: startSearchAttributes() } : {}),
       }),
     ),
   );
+  return ids;
+}
+
+async function measureSide(
+  environment: BenchServer,
+  taskQueue: string,
+  side: Side,
+  scenario: TurnOverheadCase,
+  folder: string,
+  repetition: number,
+): Promise<SideMeasure> {
+  takeActivityTimes();
+  const countersBefore = await settledServerCounters();
+  const cpuBefore = threadCpu();
+  const started = performance.now();
+  const ids = await runSide(environment, taskQueue, side, scenario, folder, String(repetition));
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSince(cpuBefore, threadCpu());
   const counters = await settledServerCounters();
   const measured = { seconds, cpu, countersBefore, counters };
-  return summarize(environment, ids, new Set([modelActivity]), scenario, measured);
+  return summarize(environment, ids, modelActivitiesOf(side), scenario, measured);
 }
 
 /** The server publishes its counters about once a second: wait that out before reading. */
@@ -245,14 +254,8 @@ export async function benchTurnOverhead(
   const runner: SideMeasure[] = [];
   const bare: SideMeasure[] = [];
   const shaped: SideMeasure[] = [];
-  const sides = {
-    runner: (repetition: number) =>
-      measureRunner(environment, taskQueue, scenario, folder, repetition),
-    bare: (repetition: number) =>
-      measureBaseline(environment, taskQueue, scenario, repetition, 'bare'),
-    shaped: (repetition: number) =>
-      measureBaseline(environment, taskQueue, scenario, repetition, 'shaped'),
-  };
+  const measure = (side: Side, repetition: number) =>
+    measureSide(environment, taskQueue, side, scenario, folder, repetition);
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
     // Reverse the order every other repetition: the server's in-memory database only grows.
     const order =
@@ -260,8 +263,7 @@ export async function benchTurnOverhead(
         ? (['bare', 'shaped', 'runner'] as const)
         : (['runner', 'shaped', 'bare'] as const);
     for (const side of order) {
-      const measure = await sides[side](repetition);
-      ({ runner, bare, shaped })[side].push(measure);
+      ({ runner, bare, shaped })[side].push(await measure(side, repetition));
     }
   }
   const overBare = comparison(runner, bare);
