@@ -5,7 +5,7 @@
 // `--cpu-profile FILE` writes V8's profile of the main thread over the measured rounds (V8
 // samples by wall time: see bench/README.md on what that overstates). For `perf`, run the
 // built script with `node --perf-basic-prof` and attach to the pid it prints.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,4 +109,7 @@ try {
   profiler?.disconnect();
   await environment.teardown();
   await store.close();
+  // A profiling session runs this again and again: its jobs' files do not pile up.
+  rmSync(folder, { recursive: true, force: true });
+  rmSync(store.folder, { recursive: true, force: true });
 }
