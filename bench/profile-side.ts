@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBenchWorker, openBenchStore, startBenchServer } from './bench-environment.js';
-import { FileJobStore } from '../src/store/file/file-job-store.js';
 import { round } from './statistics.js';
 import { cpuSince, markPoolThreads, threadCpu } from './thread-cpu.js';
-import { runSide, type Side } from './turn-overhead.js';
+import { cpuPerTurn, runSide, turnsOf, type Side } from './turn-overhead.js';
 
 const SIDES: readonly Side[] = ['runner', 'shaped', 'bare'];
 const WARM_UP_ROUNDS = 2;
@@ -63,17 +62,12 @@ const repetitions = wholeNumber('repetitions', values.repetitions, 1);
 console.log(`pid ${process.pid}: ${side}, ${JSON.stringify(scenario)} x ${repetitions}`);
 const environment = await startBenchServer(values.database);
 const taskQueue = `profile-${Date.now()}`;
-// Without flushes: what the store's flushes to disk cost, by difference with a run with them.
-const store = values['no-flush']
-  ? await FileJobStore.open({
-      folder: mkdtempSync(join(tmpdir(), 'dar-bench-store-')),
-      flushWrites: false,
-    })
-  : await openBenchStore();
+const store = await openBenchStore(!values['no-flush']);
 markPoolThreads();
 const worker = await createBenchWorker(environment, taskQueue, store);
 const folder = mkdtempSync(join(tmpdir(), 'dar-profile-'));
-const profiler = values['cpu-profile'] === undefined ? undefined : new Session();
+const profilePath = values['cpu-profile'];
+const profiler = profilePath === undefined ? undefined : new Session();
 
 try {
   await worker.runUntil(async () => {
@@ -92,18 +86,14 @@ try {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSince(before, threadCpu());
-    if (profiler && values['cpu-profile'] !== undefined) {
+    if (profiler && profilePath !== undefined) {
       const { profile } = await profiler.post('Profiler.stop');
-      writeFileSync(values['cpu-profile'], JSON.stringify(profile));
-      console.log(`V8 profile of the main thread: ${values['cpu-profile']}`);
+      writeFileSync(profilePath, JSON.stringify(profile));
+      console.log(`V8 profile of the main thread: ${profilePath}`);
     }
-    const turns = repetitions * scenario.jobs * (scenario.turns + 1);
-    const total = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
-    const perTurn = Object.fromEntries(
-      Object.entries({ ...cpu, total }).map(([group, ms]) => [group, round(ms / turns)]),
-    );
+    const turns = repetitions * turnsOf(scenario);
     console.log(`${turns} turns in ${seconds.toFixed(2)} s (${round(turns / seconds)} a second)`);
-    console.log(`CPU ms a turn: ${JSON.stringify(perTurn)}`);
+    console.log(JSON.stringify(cpuPerTurn(cpu, turns)));
   });
 } finally {
   profiler?.disconnect();

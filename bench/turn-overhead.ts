@@ -27,6 +27,11 @@ interface SideMeasure {
   server: Record<string, number>;
 }
 
+/** The turns a case's jobs make: each of its tool turns, and the final answer's. */
+export function turnsOf(scenario: TurnOverheadCase): number {
+  return scenario.jobs * (scenario.turns + 1);
+}
+
 /** A side of the comparison: the runner, or a baseline workflow (`bench/workflows.ts`). */
 export type Side = 'runner' | 'bare' | 'shaped';
 
@@ -143,7 +148,7 @@ async function summarize(
     facts.push(fact);
     latencies.push(...fact.turnLatenciesMs);
   }
-  const turns = scenario.jobs * (scenario.turns + 1);
+  const turns = turnsOf(scenario);
   return {
     medianTurnMs: median(latencies),
     p95TurnMs: percentile(latencies, 0.95),
@@ -183,7 +188,7 @@ function profileOf(
  * CPU milliseconds per turn of each thread group (see `threadCpu`), named `cpuMsPerTurn.<group>`:
  * where the runner's extra cost lands (the workflow thread, the event loop, the server).
  */
-function cpuPerTurn(cpu: CpuByGroup, turns: number): Record<string, number> {
+export function cpuPerTurn(cpu: CpuByGroup, turns: number): Record<string, number> {
   const total = Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
   return Object.fromEntries([
     ...Object.entries(cpu).map(([group, ms]): [string, number] => [
