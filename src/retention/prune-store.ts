@@ -76,6 +76,11 @@ export interface PruneReport {
   removedObjects: { count: number; bytes: number };
   /** Objects kept as in use: reached from a kept job, or put since the cutoff (and theirs). */
   reachableObjects: number;
+  /**
+   * Temporary files that writers which died mid-write left in the embedded store, older than
+   * the grace (removed, or that would be).
+   */
+  abandonedWrites: { count: number; bytes: number };
 }
 
 /**
@@ -179,6 +184,9 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     }
   }
 
+  // Nothing refers to a write's leftover, so the grace alone decides: no write takes that long.
+  const abandonedWrites = await maintenance.removeAbandonedWrites(storeNow - graceMs, apply);
+
   // A job kept that Temporal does not know and that stored no ending may run where this
   // pruner cannot see (another namespace), holding references in its state: no object goes.
   const { cutoffMs, because } =
@@ -200,6 +208,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     objectsKeptBecause: because,
     removedObjects: { count: 0, bytes: 0 },
     reachableObjects: 0,
+    abandonedWrites,
   };
   if (cutoffMs === undefined) return report;
 

@@ -26,6 +26,13 @@ export interface RemovedObjects {
   bytes: number;
 }
 
+/** What `removeAbandonedWrites` found (and removed, unless it only counted). */
+export interface AbandonedWrites {
+  count: number;
+  /** What removing them frees (a file that is also stored under another name frees nothing). */
+  bytes: number;
+}
+
 /**
  * A store backend's clean-up operations, for a pruner (`dar prune`), never for jobs. They work
  * on the backend itself, below any encryption: keys and times, no values.
@@ -61,4 +68,12 @@ export interface StoreMaintenance {
 
   /** Removes those of `refs` whose put time is still before `cutoffMs` (see the contract). */
   removeObjectsPutBefore(refs: readonly ObjectRef[], cutoffMs: number): Promise<RemovedObjects>;
+
+  /**
+   * What writers left half-made when their process died in the middle of a write (the embedded
+   * store's temporary files), last written before `cutoffMs`: counted, and removed when
+   * `remove`. Nothing refers to such a leftover, and a write in progress is never that old, so
+   * removing one loses nothing. A backend whose writes are transactions leaves none.
+   */
+  removeAbandonedWrites(cutoffMs: number, remove: boolean): Promise<AbandonedWrites>;
 }

@@ -3,7 +3,7 @@
  * would go, `--apply` to delete, clear errors for missing or bad flags, and what `dar events` and
  * `dar status` then say of a pruned job.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dar, killLeftoverDars, linesOf } from './support/dar.js';
 import { expectExit } from './support/expect-exit.js';
@@ -65,6 +65,13 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
   const jobId = (JSON.parse(linesOf(listed.stdout)[0] ?? '{}') as { id?: string }).id ?? '';
   expect(jobId).not.toBe('');
   await new Promise((resolve) => setTimeout(resolve, 2000));
+  // What a worker killed in the middle of storing an object leaves: its temporary file.
+  const objects = join(stateDir, 'store', 'objects');
+  const objectFolder = readdirSync(objects).find((name) => /^[0-9a-f]{2}$/.test(name)) ?? '';
+  const leftover = join(objects, objectFolder, '.4242-0123456789ab.tmp');
+  writeFileSync(leftover, 'x'.repeat(300 * 1024));
+  const twoHoursAgo = (Date.now() - 2 * 3_600_000) / 1000;
+  utimesSync(leftover, twoHoursAgo, twoHoursAgo);
 
   const dryRun = await dar(['prune', '--older-than', '1s', '--state-dir', stateDir], {
     env: environment,
@@ -72,6 +79,10 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
   expectExit(dryRun, 0);
   expect(dryRun.stdout).toContain('Dry run: nothing was deleted (add --apply to delete).');
   expect(dryRun.stdout).toContain('Would delete 1 jobs');
+  expect(dryRun.stdout).toContain(
+    'Would remove 1 temporary files (0.3 MB) that writers stopped mid-write left in the store.',
+  );
+  expect(existsSync(leftover)).toBe(true);
   const stillThere = await dar(['events', jobId, '--json', '--state-dir', stateDir], {
     env: environment,
   });
@@ -88,8 +99,14 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
   const report = JSON.parse(linesOf(applied.stdout).at(-1) ?? '{}') as {
     applied: boolean;
     deletedJobs: string[];
+    abandonedWrites: { count: number; bytes: number };
   };
-  expect(report).toMatchObject({ applied: true, deletedJobs: [jobId] });
+  expect(report).toMatchObject({
+    applied: true,
+    deletedJobs: [jobId],
+    abandonedWrites: { count: 1, bytes: 300 * 1024 },
+  });
+  expect(existsSync(leftover)).toBe(false);
 
   const events = await dar(['events', jobId, '--json', '--state-dir', stateDir], {
     env: environment,

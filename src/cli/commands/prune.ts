@@ -84,6 +84,13 @@ function reportLines(report: PruneReport, olderThanMs: number): string[] {
         `${report.reachableObjects} kept as in use.`,
     );
   }
+  const leftovers = report.abandonedWrites;
+  if (leftovers.count > 0) {
+    lines.push(
+      `${report.applied ? 'Removed' : 'Would remove'} ${leftovers.count} temporary files ` +
+        `(${megabytes(leftovers.bytes)}) that writers stopped mid-write left in the store.`,
+    );
+  }
   if (report.unfinishedUnknownJobs.length > 0) {
     lines.push(
       `Kept ${report.unfinishedUnknownJobs.length} jobs that Temporal no longer knows and that never ` +

@@ -1,10 +1,11 @@
-import { linkSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, renameSync, statSync, unlinkSync, type Dirent } from 'node:fs';
 import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../object-ref.js';
 import { checkJobId, checkRecordName, checkRef } from '../store-arguments.js';
 import type { ObjectRef } from '../references.js';
 import type {
+  AbandonedWrites,
   RecordKey,
   RemovedObjects,
   StaleObject,
@@ -18,6 +19,11 @@ import { StoreCorruptionError } from '../store-errors.js';
 const OBJECT_FOLDER = /^[0-9a-f]{2}$/;
 const OBJECT_FILE = /^([0-9a-f]{64})\.json$/;
 const RECORD_FILE = /^[0-9a-f]{64}\.json$/;
+/**
+ * How deep below each of the store's folders a write makes its temporary file: the deepest is
+ * an event's, `events/<job>/<seq folder>/`.
+ */
+const TEMPORARY_FILE_DEPTH = 2;
 
 /** The folders of a file store that its clean-up works on. */
 export interface FileStoreFolders {
@@ -47,7 +53,7 @@ export class FileMaintenance implements StoreMaintenance {
     checkRecordName(namespace, '-');
     const folder = join(this.folders.records, sha256Hex(namespace));
     for (const name of await listFolder(folder)) {
-      if (isTemporaryName(name) || !RECORD_FILE.test(name)) continue;
+      if (!RECORD_FILE.test(name)) continue;
       const path = join(folder, name);
       const key = await recordKeyIn(path);
       const stats = statSync(path, { throwIfNoEntry: false });
@@ -131,6 +137,20 @@ export class FileMaintenance implements StoreMaintenance {
     return removed;
   }
 
+  async removeAbandonedWrites(cutoffMs: number, remove: boolean): Promise<AbandonedWrites> {
+    checkCutoff(cutoffMs);
+    const found: AbandonedWrites = { count: 0, bytes: 0 };
+    const { records, events, live } = this.folders;
+    try {
+      for (const folder of [this.objects.folder, records, events, live]) {
+        await sweepTemporaryFiles(folder, TEMPORARY_FILE_DEPTH, cutoffMs, remove, found);
+      }
+    } catch (error) {
+      throw fileFailure(error, 'remove temporary files that writers left behind');
+    }
+    return found;
+  }
+
   /**
    * Puts back the objects a pruner that stopped half-way left in `removing/`, so that they are
    * judged again like any other.
@@ -176,6 +196,44 @@ export class FileMaintenance implements StoreMaintenance {
     }
     unlinkQuietly(aside);
     return undefined;
+  }
+}
+
+/**
+ * Counts into `found` the temporary files in `folder`, and in its folders down to `depth`
+ * levels, last written before `cutoffMs`, and removes them when `remove`. A file that is gone
+ * by the time it is removed (its writer was alive after all, and finished) is not counted.
+ */
+async function sweepTemporaryFiles(
+  folder: string,
+  depth: number,
+  cutoffMs: number,
+  remove: boolean,
+  found: AbandonedWrites,
+): Promise<void> {
+  for (const entry of await listEntries(folder)) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (depth > 0) await sweepTemporaryFiles(path, depth - 1, cutoffMs, remove, found);
+      continue;
+    }
+    if (!entry.isFile() || !isTemporaryName(entry.name)) continue;
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats === undefined || stats.mtimeMs >= cutoffMs) continue;
+    if (remove && !unlinkQuietly(path)) continue;
+    found.count += 1;
+    // A burst's file linked to its events' names already: removing its temporary name frees
+    // nothing.
+    if (stats.nlink === 1) found.bytes += stats.size;
+  }
+}
+
+async function listEntries(folder: string): Promise<Dirent[]> {
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw error;
   }
 }
 

@@ -16,9 +16,15 @@ import { join } from 'node:path';
 /** Texts up to this many characters are written synchronously (into the page cache). */
 const SMALL_TEXT_CHARACTERS = 64 * 1024;
 
-/** Temporary files start with a dot, so no reader mistakes one for a stored file. */
+/**
+ * The name of a temporary file `writeTemporaryFile` makes: a dot (so that no reader mistakes
+ * it for a stored file), the writer's pid, random hex. One a writer's death left behind is
+ * removed by the store's clean-up (`FileMaintenance.removeAbandonedWrites`).
+ */
+const TEMPORARY_NAME = /^\.\d+-[0-9a-f]{12}\.tmp$/;
+
 export function isTemporaryName(name: string): boolean {
-  return name.startsWith('.');
+  return TEMPORARY_NAME.test(name);
 }
 
 /**

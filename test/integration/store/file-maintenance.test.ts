@@ -4,15 +4,17 @@
  * in another process is harmed by a removal running beside it.
  */
 import { execFile } from 'node:child_process';
-import { renameSync, mkdirSync, readdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { renameSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
+import { writeTemporaryFile } from '../../../src/store/file/file-writes.js';
 import { ObjectNotFound } from '../../../src/store/store-errors.js';
 import type { ObjectRef } from '../../../src/store/references.js';
 import type { StoreMaintenance } from '../../../src/store/store-maintenance.js';
 import { temporaryFolder } from '../../support/agent-harness.js';
+import { filesUnder, temporaryFiles } from './store-files.js';
 
 const BUILT_STORE = fileURLToPath(new URL('../../../dist/store/index.js', import.meta.url));
 const TOUCHER = fileURLToPath(new URL('./file-store-toucher.mjs', import.meta.url));
@@ -183,3 +185,44 @@ test('a writer in another process putting objects again while they are removed l
   }
   expect(lost).toEqual([]);
 }, 60_000);
+
+test('temporary files that dead writers left are counted, then removed once older than the cutoff; nothing else is', async () => {
+  const { store, maintenance } = await openStore();
+  const ref = await store.putObject({ note: 'stored' });
+  await store.putRecord('job-status', 'job-a', { phase: 'done' });
+  await store.appendEvents('job-a', [{ seq: 1, event: { type: 'agent_start' } }]);
+  await store.appendLiveEvents('job-a', [{ delta: 'streamed' }]);
+  const stored = filesUnder(store.folder);
+  // Where each kind of write makes its temporary file: beside what it writes.
+  const folders = ['objects', 'records', 'events', 'live'].map((kind) => {
+    const file = stored.find((path) => path.startsWith(`${kind}/`) && path.endsWith('.json'));
+    if (file === undefined) throw new Error(`No ${kind} file was written`);
+    return join(store.folder, dirname(file));
+  });
+  const abandoned = await Promise.all(
+    folders.map((folder) => writeTemporaryFile(folder, 'x'.repeat(1000), false)),
+  );
+  for (const path of abandoned) age(path, 2 * DAY_MS);
+  const inProgress = await writeTemporaryFile(folders[0] as string, 'being written', false);
+  // Not the store's: another program's dot file in its folder stays, however old.
+  const foreign = join(folders[1] as string, '.keep');
+  writeFileSync(foreign, 'kept');
+  age(foreign, 2 * DAY_MS);
+  const before = filesUnder(store.folder);
+  const cutoff = Date.now() - DAY_MS;
+
+  expect(await maintenance.removeAbandonedWrites(cutoff, false)).toEqual({
+    count: 4,
+    bytes: 4000,
+  });
+  expect(filesUnder(store.folder)).toEqual(before);
+
+  expect(await maintenance.removeAbandonedWrites(cutoff, true)).toEqual({ count: 4, bytes: 4000 });
+  const removed = abandoned.map((path) => relative(store.folder, path));
+  expect(filesUnder(store.folder)).toEqual(before.filter((path) => !removed.includes(path)));
+  expect(temporaryFiles(filesUnder(store.folder))).toEqual([relative(store.folder, inProgress)]);
+  expect(await maintenance.removeAbandonedWrites(cutoff, true)).toEqual({ count: 0, bytes: 0 });
+  expect(await store.getObject(ref)).toEqual({ note: 'stored' });
+  expect(await store.getRecord('job-status', 'job-a')).toEqual({ phase: 'done' });
+  expect(await store.readEvents('job-a')).toEqual([{ seq: 1, event: { type: 'agent_start' } }]);
+});

@@ -1,0 +1,24 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** A temporary file's name as the embedded store's writes make it. */
+export const TEMPORARY_NAME = /^\.\d+-[0-9a-f]{12}\.tmp$/;
+
+/** Every file under `folder`, as paths relative to it, sorted. */
+export function filesUnder(folder: string): string[] {
+  const files: string[] = [];
+  const visit = (current: string): void => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else files.push(relative(folder, path));
+    }
+  };
+  visit(folder);
+  return files.sort();
+}
+
+/** The store's temporary files among `files`. */
+export function temporaryFiles(files: readonly string[]): string[] {
+  return files.filter((path) => TEMPORARY_NAME.test(path.split('/').at(-1) ?? ''));
+}
