@@ -9,6 +9,23 @@ export interface AtomicWriteOptions {
    * last moment at which the target still holds its old content (a test pause point).
    */
   beforeRename?: () => Promise<void>;
+  /**
+   * The temporary file to write, from {@link temporaryPathBeside} of the same path (default: a
+   * new one). A caller that names it first can record the name, so that whoever takes over
+   * after a crash can remove what the crash left.
+   */
+  temporary?: string;
+}
+
+/** A new name for the temporary file of a write of `path`: hidden, beside it, random. */
+export function temporaryPathBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Whether `candidate` is a name {@link temporaryPathBeside} gives for `path`. */
+export function isTemporaryPathBeside(path: string, candidate: string): boolean {
+  const prefix = join(dirname(path), `.${basename(path)}.`);
+  return candidate.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(candidate.slice(prefix.length));
 }
 
 /** The permission bits of `path`, or undefined when it does not exist. */
@@ -39,7 +56,8 @@ async function syncFolder(folder: string): Promise<void> {
  * new, never a mix or an empty file: the data goes to a hidden temporary file in the same folder,
  * is synced, and is renamed over the target. The target keeps its permission bits; a new file
  * gets the default mode. On failure the temporary file is removed and the target is untouched; a
- * crash can leave at most a stray `.<name>.<random>.tmp` beside it.
+ * crash can leave at most a stray `.<name>.<random>.tmp` beside it (`options.temporary` lets the
+ * caller record its name first).
  *
  * The parent folder must exist. A symlink at `path` is replaced by a regular file, so callers
  * pass a path whose links are already resolved.
@@ -50,7 +68,10 @@ export async function writeFileAtomically(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const mode = await existingMode(path);
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = options.temporary ?? temporaryPathBeside(path);
+  if (!isTemporaryPathBeside(path, temporary)) {
+    throw new Error(`${temporary} is not a temporary file name for ${path}`);
+  }
   try {
     const handle = await open(temporary, 'wx', mode ?? 0o666);
     try {

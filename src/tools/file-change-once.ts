@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { ToolExecutionResult } from '../core/index.js';
 import { throwIfAborted } from './abort.js';
-import { writeFileAtomically } from './atomic-write.js';
+import { isTemporaryPathBeside, temporaryPathBeside, writeFileAtomically } from './atomic-write.js';
 import { errorCode } from './error-code.js';
 import { describeFileError } from './file-errors.js';
 import { hashRegularFile, readRegularFile } from './regular-file.js';
 import { PAUSE_AFTER_FILE_CHANGE, PAUSE_BEFORE_FILE_CHANGE, pauseForTest } from './test-pause.js';
-import { ABSENT } from './tool-journal.js';
+import { ABSENT, type ToolJournalEntry } from './tool-journal.js';
 import type { ToolExecutionContext } from './tool-implementation.js';
 import { realLocation } from './workspace-path.js';
 
@@ -87,6 +89,7 @@ export async function changeFileOnce(
   const currentHash = current === undefined ? ABSENT : current.hash;
   const key = context.idempotencyKey;
   const recorded = await context.journal.get(key);
+  if (recorded) await removeLeftover(recorded, target);
   if (recorded && currentHash === recorded.after) return recorded.result;
   if (recorded && currentHash !== recorded.before) {
     throw new Error(
@@ -98,6 +101,7 @@ export async function changeFileOnce(
   const planned = request.plan(current?.text);
   // Checked once before writing, not during: the journal and the file must agree.
   throwIfAborted(context.signal);
+  const temporary = temporaryPathBeside(target);
   await context.journal.put(key, {
     key,
     path: target,
@@ -105,14 +109,32 @@ export async function changeFileOnce(
     after: contentHash(planned.content),
     result: planned.result,
     recordedAt: new Date().toISOString(),
+    temporary,
   });
   try {
     await writeFileAtomically(target, planned.content, {
       beforeRename: () => pauseForTest(PAUSE_BEFORE_FILE_CHANGE),
+      temporary,
     });
   } catch (error) {
     throw describeFileError(error, request.displayPath);
   }
   await pauseForTest(PAUSE_AFTER_FILE_CHANGE);
   return planned.result;
+}
+
+/**
+ * Removes the temporary file an earlier attempt of the call recorded: if it died before its
+ * rename, the file is still there, beside the user's file. Only a name the write gives for this
+ * very file is removed, whatever the journal says. Were the earlier attempt alive after all, its
+ * rename now fails and the change is this attempt's alone.
+ */
+async function removeLeftover(recorded: ToolJournalEntry, target: string): Promise<void> {
+  const { temporary } = recorded;
+  if (typeof temporary !== 'string' || !isTemporaryPathBeside(target, temporary)) return;
+  try {
+    await unlink(temporary);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw describeFileError(error, basename(temporary));
+  }
 }

@@ -20,6 +20,12 @@ export interface ToolJournalEntry {
   result: ToolExecutionResult;
   /** ISO time of the record; old entries may be pruned. */
   recordedAt: string;
+  /**
+   * The temporary file the attempt writes the new content to before renaming it over `path`. A
+   * later attempt removes it: the one that recorded it may have died before its rename. Absent
+   * from entries of earlier releases (a journal may also drop it: nothing is removed then).
+   */
+  temporary?: string;
 }
 
 /**

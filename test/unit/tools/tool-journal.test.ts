@@ -115,11 +115,45 @@ describe('R24: file tools apply a call once, whatever the number of attempts', (
     delete process.env[PAUSE_BEFORE_FILE_CHANGE];
     await expect(readFile(file('one-a.txt'), 'utf8')).resolves.toBe('a\n');
     await expect(journal.get('job-1/1/call-1')).resolves.toMatchObject({ before: sha256('a\n') });
+    const [leftover, ...others] = (await readdir(folders.workspace)).filter((name) =>
+      name.startsWith('.'),
+    );
+    expect(leftover).toMatch(/^\.one-a\.txt\.[0-9a-f]{12}\.tmp$/);
+    expect(others).toEqual([]);
 
     const retried = await editTool.execute(doubleTheA, context());
     expect(textOf(retried)).toBe('Applied 1 edit to one-a.txt');
     await expect(readFile(file('one-a.txt'), 'utf8')).resolves.toBe('aa\n');
+    // The stopped attempt's temporary file is gone from the user's folder.
+    await expect(readdir(folders.workspace)).resolves.toEqual(['one-a.txt']);
     await editTool.execute(doubleTheA, context());
+    await expect(readFile(file('one-a.txt'), 'utf8')).resolves.toBe('aa\n');
+  });
+
+  it('removes only a temporary file of the changed file that its journal entry names', async () => {
+    await writeFile(file('one-a.txt'), 'a\n');
+    await writeFile(file('precious.txt'), 'keep me\n');
+    const stray = file('.one-a.txt.0123456789ab.tmp');
+    await writeFile(stray, 'an earlier attempt of another call');
+    const entry = (key: string, temporary: string): ToolJournalEntry => ({
+      key,
+      path: file('one-a.txt'),
+      before: sha256('a\n'),
+      after: sha256('aa\n'),
+      result: { content: [{ type: 'text', text: 'Applied 1 edit to one-a.txt' }] },
+      recordedAt: new Date().toISOString(),
+      temporary,
+    });
+    await journal.put('job-1/1/call-1', entry('job-1/1/call-1', file('precious.txt')));
+    await editTool.execute(doubleTheA, context());
+    const elsewhere = join(folders.outside, '.one-a.txt.0123456789ab.tmp');
+    await writeFile(elsewhere, 'not beside the file');
+    await journal.put('job-1/2/call-1', entry('job-1/2/call-1', elsewhere));
+    await editTool.execute(doubleTheA, context('job-1/2/call-1'));
+
+    await expect(readFile(file('precious.txt'), 'utf8')).resolves.toBe('keep me\n');
+    await expect(readFile(stray, 'utf8')).resolves.toBe('an earlier attempt of another call');
+    await expect(readFile(elsewhere, 'utf8')).resolves.toBe('not beside the file');
     await expect(readFile(file('one-a.txt'), 'utf8')).resolves.toBe('aa\n');
   });
 
