@@ -1,3 +1,5 @@
+import type { HeldObjects } from '../workflows/held-objects.js';
+
 /** A job as Temporal knows it, for a pruner. */
 export type JobStanding =
   | { state: 'running' }
@@ -29,4 +31,10 @@ export interface RunningWorkflow {
 export interface JobDirectory {
   standing(jobId: string): Promise<JobStanding>;
   running(): Promise<RunningWorkflow[]>;
+  /**
+   * What the running workflow answers it holds of the store (see `HeldObjects`), asked when
+   * this is called; undefined when it does not answer soon (no worker runs it, it is no job,
+   * or a job of an earlier release).
+   */
+  heldObjects(workflow: RunningWorkflow): Promise<HeldObjects | undefined>;
 }

@@ -2,6 +2,7 @@ import { ANSWERED_CALL_RECORD } from '../activities/answered-calls.js';
 import { ANSWERED_TOOL_CALL_RECORD } from '../activities/answered-tool-calls.js';
 import { JOB_STATUS_RECORD } from '../activities/job-status-record.js';
 import { TOOL_JOURNAL_RECORD } from '../tools/store-tool-journal.js';
+import { mapWithConcurrency } from '../store/concurrency.js';
 import type { JobStore } from '../store/job-store.js';
 import type { ObjectRef } from '../store/references.js';
 import { JobStoreError } from '../store/store-errors.js';
@@ -76,6 +77,11 @@ export interface PruneReport {
   removedObjects: { count: number; bytes: number };
   /** Objects kept as in use: reached from a kept job, or put since the cutoff (and theirs). */
   reachableObjects: number;
+  /**
+   * Running jobs that were waiting for a message with nothing under way, and named the
+   * objects they hold: kept by those, they did not hold the cutoff back to their first start.
+   */
+  settledJobs: number;
   /**
    * Temporary files that writers which died mid-write left in the embedded store, older than
    * the grace (removed, or that would be).
@@ -189,15 +195,17 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
 
   // A job kept that Temporal does not know and that stored no ending may run where this
   // pruner cannot see (another namespace), holding references in its state: no object goes.
-  const { cutoffMs, because } =
+  const { cutoffMs, because, heldRefs, settledJobs } =
     unfinishedUnknownJobs.length > 0 && !options.forgetUnfinished
       ? {
           cutoffMs: undefined,
+          heldRefs: [],
+          settledJobs: 0,
           because:
             `${unfinishedUnknownJobs.length} jobs that Temporal does not know never stored an ` +
             'ending, and may run on another namespace',
         }
-      : await objectCutoff(store, running, storeNow, graceMs);
+      : await objectCutoff(store, directory, running, storeNow, graceMs);
   const report: PruneReport = {
     applied: apply,
     deletedJobs: [...deleted],
@@ -208,11 +216,17 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     objectsKeptBecause: because,
     removedObjects: { count: 0, bytes: 0 },
     reachableObjects: 0,
+    settledJobs,
     abandonedWrites,
   };
   if (cutoffMs === undefined) return report;
+  if (settledJobs > 0) {
+    progress(`${settledJobs} running jobs waiting for a message named the objects they hold`);
+  }
 
   const reachable = new ReachableObjects(store);
+  // What the jobs that did not hold the cutoff back said they hold.
+  for (const ref of heldRefs) reachable.addObject(ref);
   const stale = new Set(staleToolCalls.map((entry) => entry.key));
   const keptJournal = journalKeys.filter(
     (entry) => !deleted.has(journalOwners.get(entry.key) ?? ''),
@@ -317,29 +331,56 @@ async function markJob(store: JobStore, reachable: ReachableObjects, jobId: stri
   }
 }
 
+/** Running workflows asked at once what they hold. */
+const HELD_OBJECTS_CONCURRENCY = 16;
+
+interface ObjectCutoff {
+  cutoffMs: number | undefined;
+  because: string | undefined;
+  /** Objects the settled jobs hold: kept, with what they reach. */
+  heldRefs: ObjectRef[];
+  settledJobs: number;
+}
+
 /**
  * Before when objects may go: the grace before now, and before the start of every running
- * workflow's first run. A workflow whose first start cannot be told (an older server, a job
- * that continued as new before its status said when it started) keeps every object.
+ * workflow's first run, except a job settled now (waiting for a message with nothing under
+ * way), which counts as started now once what it names is kept (see `HeldObjects`). A
+ * workflow whose first start cannot be told (an older server, a job that continued as new
+ * before its status said when it started) keeps every object.
  */
 async function objectCutoff(
   store: JobStore,
+  directory: JobDirectory,
   running: readonly RunningWorkflow[],
   now: number,
   graceMs: number,
-): Promise<{ cutoffMs: number | undefined; because: string | undefined }> {
+): Promise<ObjectCutoff> {
+  const answers = await mapWithConcurrency(running, HELD_OBJECTS_CONCURRENCY, (workflow) =>
+    directory.heldObjects(workflow),
+  );
+  const heldRefs: ObjectRef[] = [];
+  let settledJobs = 0;
   let earliest = now;
-  for (const workflow of running) {
+  for (const [index, workflow] of running.entries()) {
+    const held = answers[index];
+    if (held?.settled) {
+      settledJobs += 1;
+      heldRefs.push(...(held.refs as ObjectRef[]));
+      continue;
+    }
     const started = workflow.chainStartedAtMs ?? (await startFromStatus(store, workflow));
     if (started === undefined) {
       return {
         cutoffMs: undefined,
         because: `the first start of running workflow ${workflow.workflowId} is not known`,
+        heldRefs: [],
+        settledJobs: 0,
       };
     }
     earliest = Math.min(earliest, started);
   }
-  return { cutoffMs: earliest - graceMs, because: undefined };
+  return { cutoffMs: earliest - graceMs, because: undefined, heldRefs, settledJobs };
 }
 
 async function startFromStatus(

@@ -1,5 +1,26 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { heldObjectsQuery } from '../workflows/definitions.js';
+import { HELD_REFERENCES_LIMIT, type HeldObjects } from '../workflows/held-objects.js';
 import type { JobDirectory, JobStanding, RunningWorkflow } from './job-directory.js';
+
+/**
+ * How long a running workflow has to say what it holds: a worker answers a query in
+ * milliseconds; one that does not answer by then (none runs it) holds the cutoff back.
+ */
+export const HELD_OBJECTS_TIMEOUT_MS = 5000;
+
+const REFERENCE = /^sha256:[0-9a-f]{64}$/;
+
+function isHeldObjects(answer: unknown): answer is HeldObjects {
+  if (typeof answer !== 'object' || answer === null) return false;
+  const { settled, refs } = answer as Partial<HeldObjects>;
+  return (
+    typeof settled === 'boolean' &&
+    Array.isArray(refs) &&
+    refs.length <= HELD_REFERENCES_LIMIT &&
+    refs.every((ref) => typeof ref === 'string' && REFERENCE.test(ref))
+  );
+}
 
 interface ProtoTimestamp {
   seconds?: { toString(): string } | number | null;
@@ -11,9 +32,31 @@ function timestampMs(timestamp: ProtoTimestamp | null | undefined): number | und
   return Number(timestamp.seconds.toString()) * 1000 + Math.floor((timestamp.nanos ?? 0) / 1e6);
 }
 
-/** The jobs of the client's namespace as Temporal knows them (see `JobDirectory`). */
-export function temporalJobDirectory(client: Client): JobDirectory {
+/**
+ * The jobs of the client's namespace as Temporal knows them (see `JobDirectory`). A running
+ * workflow is asked what it holds through a query, answered within `heldObjectsTimeoutMs`.
+ */
+export function temporalJobDirectory(
+  client: Client,
+  heldObjectsTimeoutMs = HELD_OBJECTS_TIMEOUT_MS,
+): JobDirectory {
   return {
+    async heldObjects(workflow: RunningWorkflow): Promise<HeldObjects | undefined> {
+      // The current run of the chain: the one that holds the job's state now.
+      const handle = client.workflow.getHandle(workflow.workflowId);
+      try {
+        const answer: unknown = await client.connection.withDeadline(
+          Date.now() + heldObjectsTimeoutMs,
+          () => handle.query(heldObjectsQuery),
+        );
+        return isHeldObjects(answer) ? answer : undefined;
+      } catch {
+        // No worker answered in time, no such query (another workflow type, an earlier
+        // release), or the workflow closed: it holds the cutoff back, as before.
+        return undefined;
+      }
+    },
+
     async standing(jobId: string): Promise<JobStanding> {
       try {
         const description = await client.workflow.getHandle(jobId).describe();

@@ -99,6 +99,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
           transcript: { pointer: state.transcript, unstored: unstoredMessages(state) },
           ...(state.modelContext ? { context: state.modelContext } : {}),
         });
+        if (answer.setupRef !== undefined) state.setupRef = answer.setupRef;
         state.usage = addUsage(state.usage, answer.message.usage);
         if (answer.contextWindow !== undefined) state.contextWindow = answer.contextWindow;
         countModelAnswer(state, answer.message, answer.estimatedContextTokens);

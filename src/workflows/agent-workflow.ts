@@ -84,7 +84,9 @@ async function runAgentJob(
     ? createSinkRecorder(state, statusOf)
     : createLocalActivityRecorder(state, statusOf);
 
-  installJobHandlers(state, isAborted);
+  /** Waiting for a message with its progress flushed: what `heldObjectsQuery` calls settled. */
+  let waitingForMessage = false;
+  installJobHandlers(input, state, isAborted, () => waitingForMessage);
   // Hooks get the run's abort signal, fired when the workflow is cancelled (no command).
   const abort = new AbortController();
   root.cancelRequested.catch(() => abort.abort());
@@ -163,10 +165,12 @@ async function runAgentJob(
     state.phase = 'waiting';
     publish(state.phase, state.modelCalls);
     await progress.flush();
+    waitingForMessage = true;
     const arrived = await waitForMessage(
       () => state.steering.length + state.followUps.length > 0 || state.batchStop !== undefined,
       input.keepOpenMs ?? 0,
     );
+    waitingForMessage = false;
     if (!arrived) break;
     // A message that arrives after the budget ran out starts no run: the job ends.
     if (budgetSpentNow(state)) break;

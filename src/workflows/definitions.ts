@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Message } from '../core/index.js';
 import type { ApprovalDecided, ApprovalDecisionInput, PendingApproval } from './approval-types.js';
+import type { HeldObjects } from './held-objects.js';
 import type { BudgetExceeded } from './job-budget.js';
 import type { JobStatus, SequencedEvent } from './job-types.js';
 
@@ -20,6 +21,11 @@ export const statusQuery = defineQuery<JobStatus>('status');
 export const eventsQuery = defineQuery<SequencedEvent[], [afterSeq: number, limit?: number]>(
   'events',
 );
+/**
+ * What the job holds of the job store, for `dar prune` (see `HeldObjects`): a kept-open job
+ * waiting for a message then does not hold the object cutoff back to its first start.
+ */
+export const heldObjectsQuery = defineQuery<HeldObjects>('darHeldObjects');
 /**
  * The transcript's messages from index `from` (default 0), fewer past ~1 MiB of JSON: read on
  * from `from + page.length` until a page is empty.

@@ -60,6 +60,11 @@ export interface JobState {
   storedResultTokens: Record<string, number>;
   /** Calls waiting for a human decision, and the last few decided (R22). */
   approvals: JobApproval[];
+  /**
+   * The stored model setup (system prompt and tools) this run's calls send by reference: held
+   * here so that the job names it to a pruner (`heldObjectsOf`), which must keep it.
+   */
+  setupRef?: string;
 }
 
 /**

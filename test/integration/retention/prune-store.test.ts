@@ -8,7 +8,8 @@ import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
 import type { AgentJob } from '../../../src/client/job-client.js';
-import { pruneStore } from '../../../src/retention/prune-store.js';
+import type { JobDirectory } from '../../../src/retention/job-directory.js';
+import { DEFAULT_GRACE_MS, pruneStore } from '../../../src/retention/prune-store.js';
 import { temporalJobDirectory } from '../../../src/retention/temporal-job-directory.js';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
 import { ObjectNotFound } from '../../../src/store/store-errors.js';
@@ -57,13 +58,27 @@ async function waitForTurns(job: AgentJob, turns: number): Promise<void> {
   throw new Error(`job never reached ${turns} turns`);
 }
 
+/** Sends the kept-open job a follow-up: it answers it, and its transcript reads back whole. */
+async function expectFollowUpAnswered(job: AgentJob, answer: string): Promise<void> {
+  await job.followUp('one more');
+  await waitForTurns(job, 2);
+  const transcript = await job.transcript();
+  expect(transcript.map((message) => message.role)).toEqual([
+    'user',
+    'assistant',
+    'user',
+    'assistant',
+  ]);
+  expect(JSON.stringify(transcript)).toContain(answer);
+}
+
 async function expectMissing(store: FileJobStore, ref: ObjectRef): Promise<void> {
   await expect(store.getObject(ref)).rejects.toBeInstanceOf(ObjectNotFound);
 }
 
 test('prune deletes jobs ended before the threshold and the objects only they reached; kept and running jobs stay whole', async () => {
   const store = server.store as FileJobStore;
-  const directory = temporalJobDirectory(server.environment.client);
+  const directory = temporalJobDirectory(server.environment.client, 1000);
 
   const old = await finishedJob('alpha', (input) => startTestJob(server, input));
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -100,7 +115,9 @@ test('prune deletes jobs ended before the threshold and the objects only they re
     workflowId: uniqueName('billing'),
   });
 
-  const options = { store, directory, olderThanMs: Date.now() - threshold };
+  // One moment for both runs: a prune waits for the workflow no worker answers for.
+  const now = Date.now();
+  const options = { store, directory, olderThanMs: now - threshold, now };
   const filesBefore = objectFiles(store).length;
   const dryRun = await pruneStore(options);
   expect(dryRun.applied).toBe(false);
@@ -129,25 +146,33 @@ test('prune deletes jobs ended before the threshold and the objects only they re
   expect(await store.getObject(unreachableNew)).toEqual({ note: 'new and referred to by nothing' });
 
   // The running job goes on after the prune and its transcript reads back whole.
-  await running.followUp('one more');
-  await waitForTurns(running, 2);
-  const transcript = await running.transcript();
-  expect(transcript.map((message) => message.role)).toEqual([
-    'user',
-    'assistant',
-    'user',
-    'assistant',
-  ]);
-  expect(JSON.stringify(transcript)).toContain('second answer');
+  await expectFollowUpAnswered(running, 'second answer');
   await running.handle.cancel();
   await otherApplication.terminate();
 
   // A second prune finds nothing more of the old job.
-  const again = await pruneStore({ ...options, olderThanMs: Date.now() - threshold, apply: true });
+  const later = Date.now();
+  const again = await pruneStore({
+    ...options,
+    now: later,
+    olderThanMs: later - threshold,
+    apply: true,
+  });
   expect(again.deletedJobs).toEqual([]);
 }, 120_000);
 
-test('objects put since the oldest running job started are kept whatever refers to them: its state holds references the store does not', async () => {
+/** Asks the job what it holds until it says it is settled (waiting, its progress flushed). */
+async function waitUntilSettled(directory: JobDirectory, job: AgentJob): Promise<void> {
+  const workflow = { workflowId: job.workflowId, runId: '', runStartedAtMs: 0 };
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const held = await directory.heldObjects({ ...workflow, chainStartedAtMs: undefined });
+    if (held?.settled) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${job.workflowId} never said it was settled`);
+}
+
+test('a kept-open job waiting for a message names what it holds: it does not hold the cutoff back, and goes on afterwards', async () => {
   const store = server.store as FileJobStore;
   const directory = temporalJobDirectory(server.environment.client);
   const folder = temporaryFolder();
@@ -155,14 +180,58 @@ test('objects put since the oldest running job started are kept whatever refers 
     { stopReason: 'stop', content: [text('first answer')] },
     { stopReason: 'stop', content: [text('second answer')] },
   ]);
-  const running = await startTestJob(
+  // Its tools make a setup large enough to be stored: its later calls send it by reference,
+  // which only the job's state holds.
+  const waiting = await startTestJob(
     server,
     jobInput({ model, workspace: folder, prompt: 'stay open', keepOpenMs: 60_000 }),
   );
-  await waitForPhase(running, 'waiting');
-  const junk = await store.putObject({ note: 'put while the job runs, referred to by nothing' });
+  await waitUntilSettled(directory, waiting);
+  const held = await directory.heldObjects({
+    workflowId: waiting.workflowId,
+    runId: '',
+    runStartedAtMs: 0,
+    chainStartedAtMs: undefined,
+  });
+  const status = (await store.getRecord(JOB_STATUS_RECORD, waiting.workflowId)) as {
+    transcript: { head: string };
+  };
+  // Its transcript's head, and the setup its calls send by reference.
+  expect(held?.refs).toContain(status.transcript.head);
+  expect(held?.refs.length).toBe(2);
+  const junk = await store.putObject({ note: 'put while the job waits, referred to by nothing' });
 
-  // Three hours from now, the grace alone would let every object of the job go.
+  // Three hours from now: the grace alone decides, and every object of the job is older.
+  const now = Date.now() + 3 * 3_600_000;
+  const report = await pruneStore({ store, directory, olderThanMs: DAY_MS, now, apply: true });
+  expect(report.settledJobs).toBe(1);
+  expect(report.objectCutoffMs).toBe(now - DEFAULT_GRACE_MS);
+  expect(report.removedObjects.count).toBeGreaterThan(0);
+  await expectMissing(store, junk);
+  for (const ref of held?.refs ?? []) await store.getObject(ref as ObjectRef);
+
+  await expectFollowUpAnswered(waiting, 'second answer');
+  await waiting.handle.cancel();
+}, 120_000);
+
+test('a job at work, and a workflow no worker answers for, hold the cutoff back to their first start: their state holds references the store does not', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client, 1000);
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    { stopReason: 'stop', content: [text('a slow answer')], delayMs: 8000 },
+  ]);
+  const working = await startTestJob(server, jobInput({ model, workspace: folder, prompt: 'go' }));
+  await waitForPhase(working, 'model');
+  const unanswered = await server.environment.client.workflow.start('billingRun', {
+    taskQueue: uniqueName('no-worker'),
+    workflowId: uniqueName('billing'),
+  });
+  const junk = await store.putObject({ note: 'put while the job works, referred to by nothing' });
+  const starts = await Promise.all(
+    [working.handle, unanswered].map(async (handle) => (await handle.describe()).startTime),
+  );
+
   const report = await pruneStore({
     store,
     directory,
@@ -170,15 +239,16 @@ test('objects put since the oldest running job started are kept whatever refers 
     now: Date.now() + 3 * 3_600_000,
     apply: true,
   });
-  expect(report.objectCutoffMs).toBeLessThan(Date.now() - 3_000_000);
+  expect(report.settledJobs).toBe(0);
+  expect(report.objectCutoffMs).toBe(
+    Math.min(...starts.map((start) => start.getTime())) - DEFAULT_GRACE_MS,
+  );
   expect(await store.getObject(junk)).toEqual({
-    note: 'put while the job runs, referred to by nothing',
+    note: 'put while the job works, referred to by nothing',
   });
-
-  await running.followUp('one more');
-  await waitForTurns(running, 2);
-  expect(JSON.stringify(await running.transcript())).toContain('second answer');
-  await running.handle.cancel();
+  await unanswered.terminate();
+  await working.result();
+  expect(JSON.stringify(await working.transcript())).toContain('a slow answer');
 }, 120_000);
 
 test('jobs Temporal does not know are deleted once their stored status says they ended before the threshold, unfinished ones only when asked; what a new object names is kept', async () => {
