@@ -205,7 +205,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
             `${unfinishedUnknownJobs.length} jobs that Temporal does not know never stored an ` +
             'ending, and may run on another namespace',
         }
-      : await objectCutoff(store, directory, running, storeNow, graceMs);
+      : await objectCutoff(store, directory, running, storeNow, graceMs, progress);
   const report: PruneReport = {
     applied: apply,
     deletedJobs: [...deleted],
@@ -355,7 +355,14 @@ async function objectCutoff(
   running: readonly RunningWorkflow[],
   now: number,
   graceMs: number,
+  progress: (line: string) => void,
 ): Promise<ObjectCutoff> {
+  if (running.length > 0) {
+    progress(
+      `asking ${running.length} running workflows what they hold ` +
+        '(one that no worker answers for takes a few seconds)',
+    );
+  }
   const answers = await mapWithConcurrency(running, HELD_OBJECTS_CONCURRENCY, (workflow) =>
     directory.heldObjects(workflow),
   );
