@@ -2,6 +2,7 @@ import { ANSWERED_CALL_RECORD } from '../activities/answered-calls.js';
 import { ANSWERED_TOOL_CALL_RECORD } from '../activities/answered-tool-calls.js';
 import { JOB_STATUS_RECORD } from '../activities/job-status-record.js';
 import { TOOL_JOURNAL_RECORD } from '../tools/store-tool-journal.js';
+import { PAUSE_PRUNE_AFTER_JOB_STREAMS, pauseForTest } from '../tools/test-pause.js';
 import { mapWithConcurrency } from '../store/concurrency.js';
 import type { JobStore } from '../store/job-store.js';
 import type { ObjectRef } from '../store/references.js';
@@ -167,6 +168,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
         continue;
       }
       await deleteJob(maintenance, jobId);
+      await pauseForTest(PAUSE_PRUNE_AFTER_JOB_STREAMS);
     }
     for (const entry of journalKeys) {
       const owner = journalOwners.get(entry.key);

@@ -1,18 +1,36 @@
 /**
  * `dar prune` as a user runs it on the embedded server: a dry run by default that names what
  * would go, `--apply` to delete, clear errors for missing or bad flags, and what `dar events` and
- * `dar status` then say of a pruned job.
+ * `dar status` then say of a pruned job. Last, `dar prune --apply` SIGKILLed at its worst
+ * moments: nothing it must keep is lost, a reader still finds an object it held aside, and the
+ * next prune finishes the work.
  */
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { dar, killLeftoverDars, linesOf } from './support/dar.js';
+import { JOB_STATUS_RECORD } from '../../src/activities/job-status-record.js';
+import { FileJobStore } from '../../src/store/file/file-job-store.js';
+import type { ObjectRef } from '../../src/store/references.js';
+import {
+  PAUSE_PRUNE_AFTER_JOB_STREAMS,
+  PAUSE_PRUNE_OBJECT_ASIDE,
+} from '../../src/tools/test-pause.js';
+import { dar, killLeftoverDars, linesOf, startDar } from './support/dar.js';
 import { expectExit } from './support/expect-exit.js';
 import { finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { connectToEmbeddedServer, readServerJson, stopServer } from './support/temporal.js';
+import { waitFor } from './support/wait.js';
 
 const root = makeTempDir('prune');
 const stateDir = join(root, 'state');
 const workspace = join(root, 'workspace');
+const objectsFolder = join(stateDir, 'store', 'objects');
 const environment = { DAR_TASK_QUEUE: `prune-${process.pid}` };
 
 beforeAll(() => {
@@ -157,3 +175,81 @@ test('a job terminated before any worker ran it is not taken for a pruned one: d
   expect(status.stdout).toContain('phase:      starting');
   expect(status.stderr).not.toContain('holds nothing of it');
 }, 120_000);
+
+/** The stored objects, in place and held aside, by file name. */
+function objectFiles(): { inPlace: string[]; aside: string[] } {
+  const inPlace = readdirSync(objectsFolder)
+    .filter((name) => /^[0-9a-f]{2}$/.test(name))
+    .flatMap((folder) => readdirSync(join(objectsFolder, folder)))
+    .filter((name) => name.endsWith('.json'));
+  const removing = join(objectsFolder, 'removing');
+  const aside = existsSync(removing) ? readdirSync(removing) : [];
+  return { inPlace: inPlace.sort(), aside };
+}
+
+/** Runs `dar prune --apply` held at `pause`, and SIGKILLs it there. */
+async function pruneKilledAt(pause: string): Promise<void> {
+  const marker = join(root, `held-${pause}`);
+  const prune = startDar(['prune', '--older-than', '1s', '--apply', '--state-dir', stateDir], {
+    env: { ...environment, [pause]: marker },
+  });
+  await waitFor(`dar prune held at ${pause}`, () => {
+    if (!prune.isRunning) throw new Error(`dar prune ended:\n${prune.stderr}`);
+    return existsSync(marker) && readFileSync(marker, 'utf8').length > 0;
+  });
+  prune.signal('SIGKILL');
+  await prune.done;
+}
+
+test('a prune killed after deleting a job streams, then one killed with an object held aside: readers lose nothing they could read, and the next prune finishes', async () => {
+  const script = writeScript(root, 'crash.json', [finalTurn('All done.')]);
+  const jobId = `prune-crash-${process.pid}`;
+  const run = await dar(
+    ['run', 'say done', '--model', `scripted:${script}`, '--workspace', workspace, '--id', jobId],
+    { env: environment, stateDir, timeoutMs: 120_000 },
+  );
+  expectExit(run, 0);
+  // The store's objects, as a store used for weeks holds them: older than any grace (the
+  // earlier tests' jobs are deleted, so none of them is kept).
+  const twoDaysAgo = (Date.now() - 2 * 86_400_000) / 1000;
+  const stored = objectFiles().inPlace;
+  expect(stored.length).toBeGreaterThan(0);
+  for (const name of stored) {
+    utimesSync(join(objectsFolder, name.slice(0, 2), name), twoDaysAgo, twoDaysAgo);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+
+  // Killed after the job's streams went: its status record still lists it, no object went.
+  await pruneKilledAt(PAUSE_PRUNE_AFTER_JOB_STREAMS);
+  const store = await FileJobStore.open({ folder: join(stateDir, 'store') });
+  try {
+    expect(await store.readEvents(jobId)).toEqual([]);
+    expect(await store.getRecord(JOB_STATUS_RECORD, jobId)).toMatchObject({ phase: 'done' });
+    expect(objectFiles()).toEqual({ inPlace: stored, aside: [] });
+
+    // Killed with an object moved aside: the job is deleted now, and the object still reads.
+    await pruneKilledAt(PAUSE_PRUNE_OBJECT_ASIDE);
+    expect(await store.getRecord(JOB_STATUS_RECORD, jobId)).toBeUndefined();
+    const { inPlace, aside } = objectFiles();
+    expect(aside).toHaveLength(1);
+    expect(inPlace).toEqual(stored.filter((name) => name !== aside[0]));
+    const heldRef: ObjectRef = `sha256:${(aside[0] ?? '').replace(/\.json$/, '')}`;
+    await expect(store.getObject(heldRef)).resolves.toBeDefined();
+
+    // The next prune puts the held object back, judges it again and removes every object.
+    const finished = await dar(
+      ['prune', '--older-than', '1s', '--apply', '--json', '--state-dir', stateDir],
+      { env: environment },
+    );
+    expectExit(finished, 0);
+    const report = JSON.parse(linesOf(finished.stdout).at(-1) ?? '{}') as {
+      deletedJobs: string[];
+      removedObjects: { count: number };
+    };
+    expect(report.deletedJobs).toEqual([]);
+    expect(report.removedObjects.count).toBe(stored.length);
+    expect(objectFiles()).toEqual({ inPlace: [], aside: [] });
+  } finally {
+    await store.close();
+  }
+}, 180_000);

@@ -15,6 +15,7 @@ import { errnoCode, fileFailure } from './file-errors.js';
 import { isTemporaryName } from './file-writes.js';
 import { REMOVING_FOLDER, type FileObjects } from './file-objects.js';
 import { StoreCorruptionError } from '../store-errors.js';
+import { PAUSE_PRUNE_OBJECT_ASIDE, pauseForTest } from '../../tools/test-pause.js';
 
 const OBJECT_FOLDER = /^[0-9a-f]{2}$/;
 const OBJECT_FILE = /^([0-9a-f]{64})\.json$/;
@@ -126,7 +127,7 @@ export class FileMaintenance implements StoreMaintenance {
     try {
       await mkdir(removing, { recursive: true });
       for (const ref of refs) {
-        const bytes = this.removeIfPutBefore(ref, cutoffMs);
+        const bytes = await this.removeIfPutBefore(ref, cutoffMs);
         if (bytes === undefined) continue;
         removed.count += 1;
         removed.bytes += bytes;
@@ -173,7 +174,7 @@ export class FileMaintenance implements StoreMaintenance {
   }
 
   /** The removed object's size, or undefined when it was kept (or not there). */
-  private removeIfPutBefore(ref: ObjectRef, cutoffMs: number): number | undefined {
+  private async removeIfPutBefore(ref: ObjectRef, cutoffMs: number): Promise<number | undefined> {
     const { path } = this.objects.location(ref);
     const before = statSync(path, { throwIfNoEntry: false });
     if (before === undefined || before.mtimeMs >= cutoffMs) return undefined;
@@ -184,6 +185,7 @@ export class FileMaintenance implements StoreMaintenance {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw error;
     }
+    await pauseForTest(PAUSE_PRUNE_OBJECT_ASIDE);
     // Gone from aside: another pruner put it back meanwhile, and it stays.
     const held = statSync(aside, { throwIfNoEntry: false });
     if (held === undefined) return undefined;
