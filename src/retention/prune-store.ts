@@ -73,6 +73,11 @@ export interface PruneReport {
   deletedToolCallRecords: number;
   /** Objects put before this (ms since the epoch) and reachable from no kept job were removed. */
   objectCutoffMs: number | undefined;
+  /**
+   * The running workflow whose first start set the cutoff (less the grace), when one did:
+   * objects put since it started are kept until it ends or waits settled for a message.
+   */
+  cutoffHeldBy: string | undefined;
   /** Why no object was removed, when none could be. */
   objectsKeptBecause: string | undefined;
   removedObjects: { count: number; bytes: number };
@@ -197,10 +202,11 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
 
   // A job kept that Temporal does not know and that stored no ending may run where this
   // pruner cannot see (another namespace), holding references in its state: no object goes.
-  const { cutoffMs, because, heldRefs, settledJobs } =
+  const { cutoffMs, because, heldRefs, settledJobs, heldBy } =
     unfinishedUnknownJobs.length > 0 && !options.forgetUnfinished
       ? {
           cutoffMs: undefined,
+          heldBy: undefined,
           heldRefs: [],
           settledJobs: 0,
           because:
@@ -215,6 +221,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     unfinishedUnknownJobs,
     deletedToolCallRecords: staleToolCalls.length,
     objectCutoffMs: cutoffMs,
+    cutoffHeldBy: heldBy,
     objectsKeptBecause: because,
     removedObjects: { count: 0, bytes: 0 },
     reachableObjects: 0,
@@ -339,6 +346,8 @@ const HELD_OBJECTS_CONCURRENCY = 16;
 interface ObjectCutoff {
   cutoffMs: number | undefined;
   because: string | undefined;
+  /** The running workflow whose first start set the cutoff, if one did. */
+  heldBy: string | undefined;
   /** Objects the settled jobs hold: kept, with what they reach. */
   heldRefs: ObjectRef[];
   settledJobs: number;
@@ -371,6 +380,7 @@ async function objectCutoff(
   const heldRefs: ObjectRef[] = [];
   let settledJobs = 0;
   let earliest = now;
+  let heldBy: string | undefined;
   for (const [index, workflow] of running.entries()) {
     const held = answers[index];
     if (held?.settled) {
@@ -383,13 +393,17 @@ async function objectCutoff(
       return {
         cutoffMs: undefined,
         because: `the first start of running workflow ${workflow.workflowId} is not known`,
+        heldBy: undefined,
         heldRefs: [],
         settledJobs: 0,
       };
     }
-    earliest = Math.min(earliest, started);
+    if (started < earliest) {
+      earliest = started;
+      heldBy = workflow.workflowId;
+    }
   }
-  return { cutoffMs: earliest - graceMs, because: undefined, heldRefs, settledJobs };
+  return { cutoffMs: earliest - graceMs, because: undefined, heldBy, heldRefs, settledJobs };
 }
 
 async function startFromStatus(

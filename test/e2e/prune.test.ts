@@ -145,7 +145,7 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
   expect(status.stderr).toContain(`Job ${jobId} has ended, and the job store holds nothing of it`);
 }, 180_000);
 
-test('a job terminated before any worker ran it is not taken for a pruned one: dar status shows it as it stands', async () => {
+test('a job no worker runs holds the object cutoff back and dar prune names it; terminated before any worker ran it, it is not taken for a pruned one', async () => {
   const script = writeScript(root, 'never.json', [finalTurn('Never said.')]);
   const start = await dar(
     [
@@ -163,6 +163,15 @@ test('a job terminated before any worker ran it is not taken for a pruned one: d
   );
   expectExit(start, 0);
   const [jobId] = linesOf(start.stdout);
+  // Running, and no worker answers for it: it holds the object cutoff back, and prune says so.
+  const held = await dar(['prune', '--older-than', '30d', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(held, 0);
+  expect(held.stdout).toContain(
+    `Objects put since running workflow ${jobId ?? ''} started (less the grace) are kept while ` +
+      'it runs; a job stops holding them back once it waits for a message.',
+  );
   const { client, close } = await connectToEmbeddedServer(stateDir);
   try {
     await client.workflow.getHandle(jobId ?? '').terminate('no worker will come');

@@ -83,6 +83,12 @@ function reportLines(report: PruneReport, olderThanMs: number): string[] {
         `that no kept job reaches, put before ${new Date(report.objectCutoffMs).toISOString()}; ` +
         `${report.reachableObjects} kept as in use.`,
     );
+    if (report.cutoffHeldBy !== undefined) {
+      lines.push(
+        `Objects put since running workflow ${report.cutoffHeldBy} started (less the grace) are ` +
+          'kept while it runs; a job stops holding them back once it waits for a message.',
+      );
+    }
   }
   const leftovers = report.abandonedWrites;
   if (leftovers.count > 0) {

@@ -205,6 +205,7 @@ test('a kept-open job waiting for a message names what it holds: it does not hol
   const now = Date.now() + 3 * 3_600_000;
   const report = await pruneStore({ store, directory, olderThanMs: DAY_MS, now, apply: true });
   expect(report.settledJobs).toBe(1);
+  expect(report.cutoffHeldBy).toBeUndefined();
   expect(report.objectCutoffMs).toBe(now - DEFAULT_GRACE_MS);
   expect(report.removedObjects.count).toBeGreaterThan(0);
   await expectMissing(store, junk);
@@ -240,6 +241,11 @@ test('a job at work, and a workflow no worker answers for, hold the cutoff back 
     apply: true,
   });
   expect(report.settledJobs).toBe(0);
+  expect(report.cutoffHeldBy).toBe(
+    starts[0] !== undefined && starts[1] !== undefined && starts[0] <= starts[1]
+      ? working.workflowId
+      : unanswered.workflowId,
+  );
   expect(report.objectCutoffMs).toBe(
     Math.min(...starts.map((start) => start.getTime())) - DEFAULT_GRACE_MS,
   );
