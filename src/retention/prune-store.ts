@@ -385,7 +385,7 @@ async function objectCutoff(
     const held = answers[index];
     if (held?.settled) {
       settledJobs += 1;
-      heldRefs.push(...(held.refs as ObjectRef[]));
+      heldRefs.push(...held.refs);
       continue;
     }
     const started = workflow.chainStartedAtMs ?? (await startFromStatus(store, workflow));

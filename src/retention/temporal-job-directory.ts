@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { isObjectRef } from '../store/references.js';
 import { heldObjectsQuery } from '../workflows/definitions.js';
 import { HELD_REFERENCES_LIMIT, type HeldObjects } from '../workflows/held-objects.js';
 import type { JobDirectory, JobStanding, RunningWorkflow } from './job-directory.js';
@@ -9,8 +10,6 @@ import type { JobDirectory, JobStanding, RunningWorkflow } from './job-directory
  */
 export const HELD_OBJECTS_TIMEOUT_MS = 5000;
 
-const REFERENCE = /^sha256:[0-9a-f]{64}$/;
-
 function isHeldObjects(answer: unknown): answer is HeldObjects {
   if (typeof answer !== 'object' || answer === null) return false;
   const { settled, refs } = answer as Partial<HeldObjects>;
@@ -18,7 +17,7 @@ function isHeldObjects(answer: unknown): answer is HeldObjects {
     typeof settled === 'boolean' &&
     Array.isArray(refs) &&
     refs.length <= HELD_REFERENCES_LIMIT &&
-    refs.every((ref) => typeof ref === 'string' && REFERENCE.test(ref))
+    refs.every(isObjectRef)
   );
 }
 

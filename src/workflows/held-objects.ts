@@ -1,6 +1,6 @@
 import { allHandlersFinished } from '@temporalio/workflow';
 import { referencesIn } from '../retention/reference-scan.js';
-import type { JsonValue } from '../store/references.js';
+import type { JsonValue, ObjectRef } from '../store/references.js';
 import { unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
 
@@ -18,7 +18,7 @@ import type { AgentJobInput } from './job-types.js';
  */
 export interface HeldObjects {
   settled: boolean;
-  refs: string[];
+  refs: ObjectRef[];
 }
 
 /** Past this many references a job answers unsettled (the answer stays a few tens of KB). */
@@ -35,7 +35,7 @@ export function heldObjectsOf(
   waiting: boolean,
 ): HeldObjects {
   if (!waiting || !allHandlersFinished()) return { settled: false, refs: [] };
-  const refs = new Set<string>();
+  const refs = new Set<ObjectRef>();
   const held = { input, state: { ...state, messages: unstoredMessages(state) } };
   referencesIn(held as unknown as JsonValue, (ref) => refs.add(ref));
   if (refs.size > HELD_REFERENCES_LIMIT) return { settled: false, refs: [] };

@@ -230,15 +230,6 @@ async function sweepTemporaryFiles(
   }
 }
 
-async function listEntries(folder: string): Promise<Dirent[]> {
-  try {
-    return await readdir(folder, { withFileTypes: true });
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 /** Removes `path`; false when it was gone already (another pruner put it back). */
 function unlinkQuietly(path: string): boolean {
   try {
@@ -251,8 +242,13 @@ function unlinkQuietly(path: string): boolean {
 }
 
 async function listFolder(folder: string): Promise<string[]> {
+  return (await listEntries(folder)).map((entry) => entry.name);
+}
+
+/** The entries of `folder`, none when it is missing. */
+async function listEntries(folder: string): Promise<Dirent[]> {
   try {
-    return await readdir(folder);
+    return await readdir(folder, { withFileTypes: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return [];
     throw fileFailure(error, `list ${folder}`);

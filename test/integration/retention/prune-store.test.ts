@@ -209,7 +209,7 @@ test('a kept-open job waiting for a message names what it holds: it does not hol
   expect(report.objectCutoffMs).toBe(now - DEFAULT_GRACE_MS);
   expect(report.removedObjects.count).toBeGreaterThan(0);
   await expectMissing(store, junk);
-  for (const ref of held?.refs ?? []) await store.getObject(ref as ObjectRef);
+  for (const ref of held?.refs ?? []) await store.getObject(ref);
 
   await expectFollowUpAnswered(waiting, 'second answer');
   await waiting.handle.cancel();

@@ -1,8 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-
-/** A temporary file's name as the embedded store's writes make it. */
-export const TEMPORARY_NAME = /^\.\d+-[0-9a-f]{12}\.tmp$/;
+import { basename, join, relative } from 'node:path';
+import { isTemporaryName } from '../../../src/store/file/file-writes.js';
 
 /** Every file under `folder`, as paths relative to it, sorted. */
 export function filesUnder(folder: string): string[] {
@@ -20,5 +18,5 @@ export function filesUnder(folder: string): string[] {
 
 /** The store's temporary files among `files`. */
 export function temporaryFiles(files: readonly string[]): string[] {
-  return files.filter((path) => TEMPORARY_NAME.test(path.split('/').at(-1) ?? ''));
+  return files.filter((path) => isTemporaryName(basename(path)));
 }
