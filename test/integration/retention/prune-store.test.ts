@@ -10,6 +10,7 @@ import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js'
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { JobDirectory } from '../../../src/retention/job-directory.js';
 import { DEFAULT_GRACE_MS, pruneStore } from '../../../src/retention/prune-store.js';
+import { HELD_REFERENCES_LIMIT } from '../../../src/workflows/held-objects.js';
 import { temporalJobDirectory } from '../../../src/retention/temporal-job-directory.js';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
 import { ObjectNotFound } from '../../../src/store/store-errors.js';
@@ -213,6 +214,50 @@ test('a kept-open job waiting for a message names what it holds: it does not hol
 
   await expectFollowUpAnswered(waiting, 'second answer');
   await waiting.handle.cancel();
+}, 120_000);
+
+test('a waiting job holding more references than an answer may name answers unsettled, and holds the cutoff back', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client);
+  const folder = temporaryFolder();
+  /** A prompt naming `count` references (nothing is stored under them). */
+  const naming = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, index) => `sha256:${index.toString(16).padStart(64, '0')}`,
+    ).join(' ');
+  const start = (prompt: string) =>
+    startTestJob(
+      server,
+      jobInput({
+        model: scriptedModel(folder, [{ stopReason: 'stop', content: [text('noted')] }]),
+        workspace: folder,
+        prompt,
+        keepOpenMs: 60_000,
+      }),
+    );
+  const within = await start(naming(HELD_REFERENCES_LIMIT - 10));
+  const beyond = await start(naming(HELD_REFERENCES_LIMIT + 1));
+  await waitUntilSettled(directory, within);
+  await waitForPhase(beyond, 'waiting');
+  // Its status stored `waiting` once its progress was flushed: a moment on, it would be settled.
+  const storedPhase = async () =>
+    ((await store.getRecord(JOB_STATUS_RECORD, beyond.workflowId)) as { phase?: string })?.phase;
+  for (let attempt = 0; attempt < 100 && (await storedPhase()) !== 'waiting'; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(await storedPhase()).toBe('waiting');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const workflow = { runId: '', runStartedAtMs: 0, chainStartedAtMs: undefined };
+  const answer = await directory.heldObjects({ ...workflow, workflowId: beyond.workflowId });
+  expect(answer).toEqual({ settled: false, refs: [] });
+  const control = await directory.heldObjects({ ...workflow, workflowId: within.workflowId });
+  expect(control?.refs.length).toBeGreaterThan(HELD_REFERENCES_LIMIT - 10);
+
+  const report = await pruneStore({ store, directory, olderThanMs: DAY_MS });
+  expect(report.settledJobs).toBe(1);
+  expect(report.cutoffHeldBy).toBe(beyond.workflowId);
+  await Promise.all([within.handle.cancel(), beyond.handle.cancel()]);
 }, 120_000);
 
 test('a job at work, and a workflow no worker answers for, hold the cutoff back to their first start: their state holds references the store does not', async () => {
