@@ -84,8 +84,9 @@ export interface PruneReport {
   /** Objects kept as in use: reached from a kept job, or put since the cutoff (and theirs). */
   reachableObjects: number;
   /**
-   * Running jobs that were waiting for a message with nothing under way, and named the
-   * objects they hold: kept by those, they did not hold the cutoff back to their first start.
+   * Running jobs that were waiting for a message or an approval with nothing under way, and
+   * named the objects they hold: kept by those, they did not hold the cutoff back to their
+   * first start.
    */
   settledJobs: number;
   /**
@@ -230,7 +231,9 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   };
   if (cutoffMs === undefined) return report;
   if (settledJobs > 0) {
-    progress(`${settledJobs} running jobs waiting for a message named the objects they hold`);
+    progress(
+      `${settledJobs} running jobs waiting for a message or an approval named what they hold`,
+    );
   }
 
   const reachable = new ReachableObjects(store);
@@ -355,8 +358,8 @@ interface ObjectCutoff {
 
 /**
  * Before when objects may go: the grace before now, and before the start of every running
- * workflow's first run, except a job settled now (waiting for a message with nothing under
- * way), which counts as started now once what it names is kept (see `HeldObjects`). A
+ * workflow's first run, except a job settled now (waiting for a message or an approval with
+ * nothing under way), which counts as started now once what it names is kept (see `HeldObjects`). A
  * workflow whose first start cannot be told (an older server, a job that continued as new
  * before its status said when it started) keeps every object.
  */

@@ -24,6 +24,7 @@ import { countModelAnswer } from './context-tokens.js';
 import { toolsPhase } from './approval-state.js';
 import { advanceTranscript, modelCallsMade, unstoredMessages, type JobState } from './job-state.js';
 import type { AgentJobInput } from './job-types.js';
+import type { JobWaits } from './job-waits.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
 import { ANSWERED_TOOL_CALLS_FEATURE, type ReleaseFeatures } from './release-features.js';
@@ -35,6 +36,8 @@ export interface ActivityEffectsOptions {
   publish: PublishJobState;
   isAborted: () => boolean;
   features: ReleaseFeatures;
+  /** Counts the model calls and tool bodies under way (see `JobWaits`). */
+  waits: JobWaits;
 }
 
 const { lookUpToolCallEnding } = proxyLocalActivities<AgentActivities>(storeLocalActivityOptions);
@@ -68,7 +71,7 @@ async function lostAttemptEnding(
  * comes back as a reference. Events go to the progress recorder.
  */
 export function createActivityEffects(options: ActivityEffectsOptions): AgentLoopEffects {
-  const { input, state, progress, publish, isAborted, features } = options;
+  const { input, state, progress, publish, isAborted, features, waits } = options;
   const jobId = workflowInfo().workflowId;
   const models = modelCalls(input.model, features);
   const answeredToolCalls = features.has(ANSWERED_TOOL_CALLS_FEATURE);
@@ -84,6 +87,7 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       publish(state.phase, state.modelCalls);
       progress.statusChanged();
       const makeModelCall = models.next();
+      waits.activities += 1;
       try {
         // Large messages (follow-ups taken together) would pass the payload limit in the input.
         if (storeBeforeModelCall(unstoredMessages(state))) await progress.flush();
@@ -110,6 +114,8 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
         // R21: an aborted call; R2: a call that failed for good ends the run as an error.
         if (isCancellation(error)) return failedAssistantMessage('aborted', OPERATION_ABORTED);
         return failedAssistantMessage('error', failureMessage(error));
+      } finally {
+        waits.activities -= 1;
       }
     },
     async executeTool(call) {
@@ -123,12 +129,15 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
       // A tool that must not run twice: how its one attempt ended is remembered, for when the
       // attempt's completion is lost.
       const rememberEnding = answeredToolCalls && !isReplaySafe(call.tool);
+      // Every stored result is entered, estimated or not: until the batch's result messages
+      // are appended, this is where the job's state names it (`heldObjectsOf`).
       const tokensOf = ({ estimatedTokens, ...result }: ExecuteToolWithStoreResult) => {
-        if (estimatedTokens !== undefined && result.contentRef !== undefined) {
-          state.storedResultTokens[result.contentRef] = estimatedTokens;
+        if (result.contentRef !== undefined) {
+          state.storedResultTokens[result.contentRef] = estimatedTokens ?? 0;
         }
         return result;
       };
+      waits.activities += 1;
       try {
         const answer = await executeToolWithStore({
           jobId,
@@ -147,6 +156,8 @@ export function createActivityEffects(options: ActivityEffectsOptions): AgentLoo
         if (ending && 'result' in ending) return tokensOf(ending.result);
         if (ending) throw new Error(ending.failure, { cause: error });
         throw new Error(toolFailureMessage(call.tool, error), { cause: error });
+      } finally {
+        waits.activities -= 1;
       }
     },
   };

@@ -12,6 +12,7 @@ import {
 import { createActivityEffects } from './activity-effects.js';
 import { budgetSpentNow } from './budget-stop.js';
 import { installJobApprovals } from './job-approvals.js';
+import { isQuiet, noWaits } from './job-waits.js';
 import { installJobHandlers } from './job-handlers.js';
 import { checkJobInput, type CheckedJob } from './job-input-check.js';
 import { continueJobAsNew, waitForMessage } from './job-lifecycle.js';
@@ -84,16 +85,16 @@ async function runAgentJob(
     ? createSinkRecorder(state, statusOf)
     : createLocalActivityRecorder(state, statusOf);
 
-  /** Waiting for a message with its progress flushed: what `heldObjectsQuery` calls settled. */
-  let waitingForMessage = false;
-  installJobHandlers(input, state, isAborted, () => waitingForMessage);
+  // What the job waits on: a quiet job answers `heldObjectsQuery` settled.
+  const waits = noWaits();
+  installJobHandlers(input, state, isAborted, () => isQuiet(waits));
   // Hooks get the run's abort signal, fired when the workflow is cancelled (no command).
   const abort = new AbortController();
   root.cancelRequested.catch(() => abort.abort());
   const effects: AgentLoopEffects = {
-    ...createActivityEffects({ input, state, progress, publish, isAborted, features }),
+    ...createActivityEffects({ input, state, progress, publish, isAborted, features, waits }),
     // R22: a call the policy sends for approval waits here, durably, for the decideApproval update.
-    awaitApproval: installJobApprovals({ state, progress, publish }),
+    awaitApproval: installJobApprovals({ state, progress, publish, waits }),
     signal: abort.signal,
     // The queues deliver by the job's modes (jobs of earlier releases: all at once).
     takeSteeringMessages: (mode) => drainQueue(state.steering, mode),
@@ -165,12 +166,12 @@ async function runAgentJob(
     state.phase = 'waiting';
     publish(state.phase, state.modelCalls);
     await progress.flush();
-    waitingForMessage = true;
+    waits.message = true;
     const arrived = await waitForMessage(
       () => state.steering.length + state.followUps.length > 0 || state.batchStop !== undefined,
       input.keepOpenMs ?? 0,
     );
-    waitingForMessage = false;
+    waits.message = false;
     if (!arrived) break;
     // A message that arrives after the budget ran out starts no run: the job ends.
     if (budgetSpentNow(state)) break;

@@ -22,8 +22,8 @@ export const eventsQuery = defineQuery<SequencedEvent[], [afterSeq: number, limi
   'events',
 );
 /**
- * What the job holds of the job store, for `dar prune` (see `HeldObjects`): a kept-open job
- * waiting for a message then does not hold the object cutoff back to its first start.
+ * What the job holds of the job store, for `dar prune` (see `HeldObjects`): a job waiting for a
+ * message or an approval then does not hold the object cutoff back to its first start.
  */
 export const heldObjectsQuery = defineQuery<HeldObjects>('darHeldObjects');
 /**

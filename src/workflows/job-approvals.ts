@@ -22,6 +22,7 @@ import {
 import { decideApprovalUpdate, pendingApprovalsQuery } from './definitions.js';
 import { pendingApprovals, toolsPhase } from './approval-state.js';
 import type { JobState } from './job-state.js';
+import type { JobWaits } from './job-waits.js';
 import type { PublishJobState } from './job-visibility.js';
 import type { ProgressRecorder } from './progress-recorder.js';
 
@@ -100,6 +101,8 @@ export interface JobApprovalsOptions {
   state: JobState;
   progress: ProgressRecorder;
   publish: PublishJobState;
+  /** Counts the calls waiting past their request's durable write (see `JobWaits`). */
+  waits: JobWaits;
 }
 
 /**
@@ -110,7 +113,7 @@ export interface JobApprovalsOptions {
  * call `Operation aborted`, R21).
  */
 export function installJobApprovals(options: JobApprovalsOptions) {
-  const { state, progress, publish } = options;
+  const { state, progress, publish, waits } = options;
 
   // Called only while a batch runs (a call starts or stops waiting): `tools` or `approval`.
   const showPhase = (): void => {
@@ -195,9 +198,12 @@ export function installJobApprovals(options: JobApprovalsOptions) {
       ...(approval.deadline === undefined ? {} : { deadline: approval.deadline, onTimeout }),
     });
     showPhase();
+    let counted = false;
     try {
       // The wait may last days: its request is written durably first, for followers.
       await progress.flush();
+      waits.approvals += 1;
+      counted = true;
       const hasOutcome = () => approval.outcome !== undefined;
       const decided =
         request.timeoutMs === undefined
@@ -214,6 +220,7 @@ export function installJobApprovals(options: JobApprovalsOptions) {
       }
       throw error;
     } finally {
+      if (counted) waits.approvals -= 1;
       forgetOldDecisions(state);
       showPhase();
     }

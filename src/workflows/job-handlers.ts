@@ -24,7 +24,7 @@ export function installJobHandlers(
   input: AgentJobInput,
   state: JobState,
   isAborted: () => boolean,
-  isWaiting: () => boolean,
+  isQuiet: () => boolean,
 ): void {
   setHandler(steerSignal, (text) => {
     state.steering.push(userMessage(text, Date.now()));
@@ -39,5 +39,5 @@ export function installJobHandlers(
     state.batchStop = { limit, used, max, scope: 'batch' };
   });
   setHandler(statusQuery, () => jobStatus(state, isAborted()));
-  setHandler(heldObjectsQuery, () => heldObjectsOf(input, state, isWaiting()));
+  setHandler(heldObjectsQuery, () => heldObjectsOf(input, state, isQuiet()));
 }

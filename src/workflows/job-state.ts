@@ -56,7 +56,10 @@ export interface JobState {
   compactionCalls: number;
   /** Compactions done (summary calls that gave a summary). */
   compactions: number;
-  /** Estimated tokens of stored tool results not counted yet, by content reference. */
+  /**
+   * Estimated tokens of stored tool results not counted yet (0: no estimate), by content
+   * reference: until a batch's result messages are appended, the state's only mention of them.
+   */
   storedResultTokens: Record<string, number>;
   /** Calls waiting for a human decision, and the last few decided (R22). */
   approvals: JobApproval[];

@@ -170,7 +170,7 @@ test('a job no worker runs holds the object cutoff back and dar prune names it; 
   expectExit(held, 0);
   expect(held.stdout).toContain(
     `Objects put since running workflow ${jobId ?? ''} started (less the grace) are kept while ` +
-      'it runs; a job stops holding them back once it waits for a message.',
+      'it runs; a job stops holding them back once it waits for a message or an approval.',
   );
   const { client, close } = await connectToEmbeddedServer(stateDir);
   try {

@@ -7,9 +7,12 @@
 import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
+import { decideApproval } from '../../../src/client/approvals.js';
+import type { PolicyRule } from '../../../src/policy/policy-file.js';
 import type { AgentJob } from '../../../src/client/job-client.js';
 import type { JobDirectory } from '../../../src/retention/job-directory.js';
 import { DEFAULT_GRACE_MS, pruneStore } from '../../../src/retention/prune-store.js';
+import { pendingApprovalsQuery } from '../../../src/workflows/definitions.js';
 import { HELD_REFERENCES_LIMIT } from '../../../src/workflows/held-objects.js';
 import { temporalJobDirectory } from '../../../src/retention/temporal-job-directory.js';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
@@ -22,6 +25,7 @@ import {
   startTestJob,
   temporaryFolder,
   text,
+  toolCall,
   uniqueName,
   useAgentTestServer,
   waitForPhase,
@@ -214,6 +218,75 @@ test('a kept-open job waiting for a message names what it holds: it does not hol
 
   await expectFollowUpAnswered(waiting, 'second answer');
   await waiting.handle.cancel();
+}, 120_000);
+
+test('a job waiting for an approval names what it holds once no call of its batch runs: it does not hold the cutoff back, and goes on once decided', async () => {
+  const store = server.store as FileJobStore;
+  const directory = temporalJobDirectory(server.environment.client);
+  const folder = temporaryFolder();
+  // R15, R22: the two calls of one batch run side by side; `asks` waits for a decision while
+  // `slow` runs, and goes on waiting after it ended (its result then held by the batch alone).
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('slow', 'bash', { command: 'sleep 5; echo slow-call-output' }),
+        toolCall('asks', 'bash', { command: 'echo needs-approval' }),
+      ],
+    },
+    { stopReason: 'stop', content: [text('both calls answered')] },
+  ]);
+  const asks: PolicyRule = {
+    tool: 'bash',
+    argument: 'command',
+    pattern: 'needs-approval',
+    reason: 'look',
+    approve: true,
+  };
+  const policy = { rules: [asks] };
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, prompt: 'go', policy }),
+  );
+  const workflow = { workflowId: job.workflowId, runId: '', runStartedAtMs: 0 };
+  const heldNow = () => directory.heldObjects({ ...workflow, chainStartedAtMs: undefined });
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if ((await job.handle.query(pendingApprovalsQuery)).length > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(await job.handle.query(pendingApprovalsQuery)).toHaveLength(1);
+  // `slow` still runs: its output, not put yet, may come to name any object.
+  expect(await heldNow()).toEqual({ settled: false, refs: [] });
+
+  await waitUntilSettled(directory, job);
+  const held = await heldNow();
+  const named = await Promise.all((held?.refs ?? []).map((ref) => store.getObject(ref)));
+  // The finished call's stored output is among what the job names: only the batch holds it.
+  expect(named.some((object) => JSON.stringify(object).includes('slow-call-output'))).toBe(true);
+  const status = (await store.getRecord(JOB_STATUS_RECORD, job.workflowId)) as {
+    transcript: { head: string };
+  };
+  expect(held?.refs).toContain(status.transcript.head);
+  const junk = await store.putObject({ note: 'put while the call waits, referred to by nothing' });
+
+  const now = Date.now() + 3 * 3_600_000;
+  const report = await pruneStore({ store, directory, olderThanMs: DAY_MS, now, apply: true });
+  expect(report.settledJobs).toBe(1);
+  expect(report.cutoffHeldBy).toBeUndefined();
+  expect(report.objectCutoffMs).toBe(now - DEFAULT_GRACE_MS);
+  await expectMissing(store, junk);
+  for (const ref of held?.refs ?? []) await store.getObject(ref);
+
+  await decideApproval(server.environment.client, job.workflowId, {
+    toolCallId: 'asks',
+    decision: 'approve',
+  });
+  const result = await job.result();
+  expect(result.status.stopReason).toBe('stop');
+  const transcript = JSON.stringify(await job.transcript());
+  for (const expected of ['slow-call-output', 'needs-approval', 'both calls answered']) {
+    expect(transcript).toContain(expected);
+  }
 }, 120_000);
 
 test('a waiting job holding more references than an answer may name answers unsettled, and holds the cutoff back', async () => {
