@@ -245,22 +245,26 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   );
   for (const [index, jobId] of keptJobs.entries()) {
     await markJob(store, reachable, jobId);
+    await reachable.settleWhenMany();
     if ((index + 1) % 100 === 0) progress(`followed the references of ${index + 1} jobs`);
   }
   for (const entry of toolCallKeys) {
     if (stale.has(entry.key)) continue;
     const value = await store.getRecord(ANSWERED_TOOL_CALL_RECORD, entry.key);
     if (value !== undefined) reachable.addRoot(value);
+    await reachable.settleWhenMany();
   }
   for (const entry of keptJournal) {
     const value = await store.getRecord(TOOL_JOURNAL_RECORD, entry.key);
     if (value !== undefined) reachable.addRoot(value);
+    await reachable.settleWhenMany();
   }
   // Objects put since the cutoff are kept, and so is what they refer to: a job that has not
   // stored its status yet may start from a transcript node new to the store that names
   // messages stored long before (the `Agent` class's next conversation job does).
   for await (const page of maintenance.listObjectsPutSince(cutoffMs)) {
     for (const object of page) reachable.addObject(object.ref);
+    await reachable.settleWhenMany();
   }
   await reachable.settle();
   report.reachableObjects = reachable.size;
@@ -334,6 +338,7 @@ async function markJob(store: JobStore, reachable: ReachableObjects, jobId: stri
       const last = page.at(-1);
       if (last === undefined) break;
       for (const event of page) reachable.addRoot(event.event);
+      await reachable.settleWhenMany();
       afterSeq = last.seq;
     }
   }

@@ -2,11 +2,14 @@ import { mapWithConcurrency } from '../store/concurrency.js';
 import type { JobStore } from '../store/job-store.js';
 import type { JsonValue, ObjectRef } from '../store/references.js';
 import { ObjectNotFound } from '../store/store-errors.js';
+import { ObjectRefSet } from './object-ref-set.js';
 import { refuseSealed } from './sealed-values.js';
 import { referencesIn } from './reference-scan.js';
 
 /** Objects read at once while following references. */
 const READ_CONCURRENCY = 16;
+/** Past this many objects marked and not read yet, `settleWhenMany` reads them. */
+const WAITING_LIMIT = 10_000;
 
 /**
  * The objects reachable from some roots (events, records): every reference a root holds, every
@@ -14,9 +17,11 @@ const READ_CONCURRENCY = 16;
  * tool output). Objects are read through `store`, so an encrypting store opens them: the
  * references inside a sealed object are found too. A reference to an object that is not
  * stored is passed over (a string that only looks like one, or an object already gone).
+ * Memory: the objects reached are held outside the heap (`ObjectRefSet`), and a caller that
+ * marks many roots keeps those waiting to be read few with `settleWhenMany`.
  */
 export class ReachableObjects {
-  private readonly reached = new Set<ObjectRef>();
+  private readonly reached = new ObjectRefSet();
   private waiting: ObjectRef[] = [];
 
   constructor(private readonly store: Pick<JobStore, 'getObject'>) {}
@@ -46,6 +51,11 @@ export class ReachableObjects {
     }
   }
 
+  /** `settle`, once more than a few thousand objects wait to be read: for callers that mark many roots. */
+  async settleWhenMany(): Promise<void> {
+    if (this.waiting.length > WAITING_LIMIT) await this.settle();
+  }
+
   has(ref: ObjectRef): boolean {
     return this.reached.has(ref);
   }
@@ -55,9 +65,7 @@ export class ReachableObjects {
   }
 
   private reach(ref: ObjectRef): void {
-    if (this.reached.has(ref)) return;
-    this.reached.add(ref);
-    this.waiting.push(ref);
+    if (this.reached.add(ref)) this.waiting.push(ref);
   }
 
   private async read(ref: ObjectRef): Promise<JsonValue | undefined> {
