@@ -19,6 +19,7 @@ import { benchCliStartup } from './cli-startup.js';
 import { buildClusterServer } from './cluster-build.js';
 import { benchHistoryGrowth } from './history-growth.js';
 import { benchLongJob } from './long-job.js';
+import { benchPrune } from './prune.js';
 import { benchRatePacing } from './rate-pacing.js';
 import { benchStreaming } from './streaming.js';
 import { devServerSinglePartitionArgs } from '../src/server/dev-server-command.js';
@@ -39,6 +40,7 @@ const BENCHMARKS = [
   'rate-pacing',
   'cli-startup',
   'streaming',
+  'prune',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -141,6 +143,9 @@ if (runs('validation')) {
 }
 
 const environment = await startBenchServer();
+// Before any job runs on the server: a prune asks every running workflow what it holds, and
+// worker-memory leaves its jobs open there.
+if (runs('prune')) await prune();
 const taskQueue = `bench-${Date.now()}`;
 const store = await openBenchStore();
 markPoolThreads();
@@ -215,6 +220,15 @@ async function longJob(): Promise<void> {
     ...(await benchLongJob(environment, taskQueue, store, longJob.turns, longJob.textBytes)),
   };
   section(`A ${longJob.turns}-turn job, about 3 KB of text per turn`, results.longJob);
+}
+
+async function prune(): Promise<void> {
+  const pruneCase = quick ? { jobs: 300, turnsPerJob: 20 } : { jobs: 4000, turnsPerJob: 50 };
+  results.prune = await benchPrune(environment.client, pruneCase);
+  section(
+    `Prune: dry run on an embedded store of ${pruneCase.jobs} finished jobs x ${pruneCase.turnsPerJob} turns, half ended 40 days ago (time against reading every object, memory against a Set of the kept refs)`,
+    results.prune,
+  );
 }
 
 if (runs('worker-memory')) {
