@@ -162,9 +162,9 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   }
   progress(`${deletedJobs.length} of ${jobIds.size} jobs ended before the threshold`);
 
-  const journalKeys = await collect(maintenance.listRecordKeys(TOOL_JOURNAL_RECORD));
-  const journalOwners = journalOwnersOf(journalKeys, jobIds);
   const deleted = new Set(deletedJobs);
+  /** A journal entry goes with its job (read a record at a time: they may be millions). */
+  const journalEntryGoes = (key: string) => deleted.has(journalOwnerOf(key, jobIds) ?? '');
   if (apply) {
     for (const jobId of deletedJobs) {
       // Asked again just before: a job started again under the same id since is kept.
@@ -176,9 +176,8 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
       await deleteJob(maintenance, jobId);
       await pauseForTest(PAUSE_PRUNE_AFTER_JOB_STREAMS);
     }
-    for (const entry of journalKeys) {
-      const owner = journalOwners.get(entry.key);
-      if (owner !== undefined && deleted.has(owner)) {
+    for await (const entry of maintenance.listRecordKeys(TOOL_JOURNAL_RECORD)) {
+      if (journalEntryGoes(entry.key)) {
         await maintenance.deleteRecord(TOOL_JOURNAL_RECORD, entry.key);
       }
     }
@@ -188,14 +187,13 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
 
   // A tool call's record serves only its own run while that runs; the grace covers a run that
   // started after the list of running workflows was read.
-  const toolCallKeys = await collect(maintenance.listRecordKeys(ANSWERED_TOOL_CALL_RECORD));
-  const staleToolCalls = toolCallKeys.filter(
-    (entry) => !runningRuns.has(runIdOf(entry.key)) && entry.writtenAtMs < storeNow - graceMs,
-  );
-  if (apply) {
-    for (const entry of staleToolCalls) {
-      await maintenance.deleteRecord(ANSWERED_TOOL_CALL_RECORD, entry.key);
-    }
+  const toolCallRecordStale = (entry: RecordKey) =>
+    !runningRuns.has(runIdOf(entry.key)) && entry.writtenAtMs < storeNow - graceMs;
+  let staleToolCalls = 0;
+  for await (const entry of maintenance.listRecordKeys(ANSWERED_TOOL_CALL_RECORD)) {
+    if (!toolCallRecordStale(entry)) continue;
+    staleToolCalls += 1;
+    if (apply) await maintenance.deleteRecord(ANSWERED_TOOL_CALL_RECORD, entry.key);
   }
 
   // Nothing refers to a write's leftover, so the grace alone decides: no write takes that long.
@@ -220,7 +218,7 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
     deletedJobs: [...deleted],
     keptJobs: keptJobs.filter((jobId) => storedJobIds.has(jobId)).length,
     unfinishedUnknownJobs,
-    deletedToolCallRecords: staleToolCalls.length,
+    deletedToolCallRecords: staleToolCalls,
     objectCutoffMs: cutoffMs,
     cutoffHeldBy: heldBy,
     objectsKeptBecause: because,
@@ -239,22 +237,20 @@ export async function pruneStore(options: PruneOptions): Promise<PruneReport> {
   const reachable = new ReachableObjects(store);
   // What the jobs that did not hold the cutoff back said they hold.
   for (const ref of heldRefs) reachable.addObject(ref);
-  const stale = new Set(staleToolCalls.map((entry) => entry.key));
-  const keptJournal = journalKeys.filter(
-    (entry) => !deleted.has(journalOwners.get(entry.key) ?? ''),
-  );
   for (const [index, jobId] of keptJobs.entries()) {
     await markJob(store, reachable, jobId);
     await reachable.settleWhenMany();
     if ((index + 1) % 100 === 0) progress(`followed the references of ${index + 1} jobs`);
   }
-  for (const entry of toolCallKeys) {
-    if (stale.has(entry.key)) continue;
+  // Listed again, not held from above: the same tests skip what went (or would go, in a dry run).
+  for await (const entry of maintenance.listRecordKeys(ANSWERED_TOOL_CALL_RECORD)) {
+    if (toolCallRecordStale(entry)) continue;
     const value = await store.getRecord(ANSWERED_TOOL_CALL_RECORD, entry.key);
     if (value !== undefined) reachable.addRoot(value);
     await reachable.settleWhenMany();
   }
-  for (const entry of keptJournal) {
+  for await (const entry of maintenance.listRecordKeys(TOOL_JOURNAL_RECORD)) {
+    if (journalEntryGoes(entry.key)) continue;
     const value = await store.getRecord(TOOL_JOURNAL_RECORD, entry.key);
     if (value !== undefined) reachable.addRoot(value);
     await reachable.settleWhenMany();
@@ -426,24 +422,15 @@ async function startFromStatus(
 }
 
 /**
- * The job each tool-journal key belongs to: keys are `<job id>/<model call>/<tool call id>`,
- * and a job id may hold `/` itself, so the longest known job id the key starts with wins.
+ * The job a tool-journal key belongs to: keys are `<job id>/<model call>/<tool call id>`, and a
+ * job id may hold `/` itself, so the longest known job id the key starts with wins.
  */
-function journalOwnersOf(
-  keys: readonly RecordKey[],
-  jobIds: ReadonlySet<string>,
-): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const { key } of keys) {
-    for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
-      const candidate = key.slice(0, slash);
-      if (jobIds.has(candidate)) {
-        owners.set(key, candidate);
-        break;
-      }
-    }
+function journalOwnerOf(key: string, jobIds: ReadonlySet<string>): string | undefined {
+  for (let slash = key.lastIndexOf('/'); slash > 0; slash = key.lastIndexOf('/', slash - 1)) {
+    const candidate = key.slice(0, slash);
+    if (jobIds.has(candidate)) return candidate;
   }
-  return owners;
+  return undefined;
 }
 
 /** The run id of an answered tool call's key (`<run id>/<activity id>`). */

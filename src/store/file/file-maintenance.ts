@@ -1,5 +1,5 @@
-import { linkSync, renameSync, statSync, unlinkSync, type Dirent } from 'node:fs';
-import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { linkSync, renameSync, statSync, unlinkSync, type Dir, type Dirent } from 'node:fs';
+import { mkdir, opendir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../object-ref.js';
 import { checkJobId, checkRecordName, checkRef } from '../store-arguments.js';
@@ -53,7 +53,8 @@ export class FileMaintenance implements StoreMaintenance {
   async *listRecordKeys(namespace: string): AsyncIterable<RecordKey> {
     checkRecordName(namespace, '-');
     const folder = join(this.folders.records, sha256Hex(namespace));
-    for (const name of await listFolder(folder)) {
+    // Read as it is listed: a namespace's folder may hold millions of records.
+    for await (const name of namesAsListed(folder)) {
       if (!RECORD_FILE.test(name)) continue;
       const path = join(folder, name);
       const key = await recordKeyIn(path);
@@ -243,6 +244,23 @@ function unlinkQuietly(path: string): boolean {
 
 async function listFolder(folder: string): Promise<string[]> {
   return (await listEntries(folder)).map((entry) => entry.name);
+}
+
+/** The names in `folder`, read from the directory as they are asked for; none when it is missing. */
+async function* namesAsListed(folder: string): AsyncIterable<string> {
+  let directory: Dir;
+  try {
+    directory = await opendir(folder);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    throw fileFailure(error, `list ${folder}`);
+  }
+  try {
+    // Closes the directory when the loop ends, however it ends.
+    for await (const entry of directory) yield entry.name;
+  } catch (error) {
+    throw fileFailure(error, `list ${folder}`);
+  }
 }
 
 /** The entries of `folder`, none when it is missing. */

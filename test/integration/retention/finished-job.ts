@@ -10,7 +10,8 @@ import {
 
 /**
  * Runs a job named `name` to its end with `start`: one bash call whose output only this job has
- * (`<name> output only`), then a final answer (`<name> finished`).
+ * (`<name> output only`) and one write (each leaves a record: the bash call's answer, the
+ * write's journal entry), then a final answer (`<name> finished`).
  */
 export async function finishedJob(
   name: string,
@@ -20,7 +21,10 @@ export async function finishedJob(
   const model = scriptedModel(folder, [
     {
       stopReason: 'toolUse',
-      content: [toolCall(`${name}-1`, 'bash', { command: `echo ${name} output only` })],
+      content: [
+        toolCall(`${name}-1`, 'bash', { command: `echo ${name} output only` }),
+        toolCall(`${name}-2`, 'write', { path: `${name}.txt`, content: `${name} wrote this` }),
+      ],
     },
     { stopReason: 'stop', content: [text(`${name} finished`)] },
   ]);

@@ -6,6 +6,7 @@
  */
 import { readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { ANSWERED_TOOL_CALL_RECORD } from '../../../src/activities/answered-tool-calls.js';
 import { JOB_STATUS_RECORD } from '../../../src/activities/job-status-record.js';
 import { decideApproval } from '../../../src/client/approvals.js';
 import type { PolicyRule } from '../../../src/policy/policy-file.js';
@@ -16,6 +17,7 @@ import { pendingApprovalsQuery } from '../../../src/workflows/definitions.js';
 import { HELD_REFERENCES_LIMIT } from '../../../src/workflows/held-objects.js';
 import { temporalJobDirectory } from '../../../src/retention/temporal-job-directory.js';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
+import { TOOL_JOURNAL_RECORD } from '../../../src/tools/store-tool-journal.js';
 import { ObjectNotFound } from '../../../src/store/store-errors.js';
 import type { ObjectRef } from '../../../src/store/references.js';
 import { finishedJob } from './finished-job.js';
@@ -77,6 +79,13 @@ async function expectFollowUpAnswered(job: AgentJob, answer: string): Promise<vo
   expect(JSON.stringify(transcript)).toContain(answer);
 }
 
+/** The keys of a record namespace, sorted. */
+async function recordKeys(store: FileJobStore, namespace: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const entry of store.maintenance().listRecordKeys(namespace)) keys.push(entry.key);
+  return keys.sort();
+}
+
 async function expectMissing(store: FileJobStore, ref: ObjectRef): Promise<void> {
   await expect(store.getObject(ref)).rejects.toBeInstanceOf(ObjectNotFound);
 }
@@ -124,18 +133,35 @@ test('prune deletes jobs ended before the threshold and the objects only they re
   const now = Date.now();
   const options = { store, directory, olderThanMs: now - threshold, now };
   const filesBefore = objectFiles(store).length;
+  // Each finished job left a record of its bash call's answer (its run has ended, and the
+  // records are three days old) and a journal entry of its write (which goes with its job).
+  const answeredCalls = () => recordKeys(store, ANSWERED_TOOL_CALL_RECORD);
+  const journal = () => recordKeys(store, TOOL_JOURNAL_RECORD);
+  expect(await answeredCalls()).toHaveLength(2);
+  const journalBefore = await journal();
+  expect(journalBefore).toHaveLength(2);
   const dryRun = await pruneStore(options);
   expect(dryRun.applied).toBe(false);
   expect(dryRun.deletedJobs).toEqual([old.workflowId]);
   expect(dryRun.keptJobs).toBe(2); // the recent job and the running one
   expect(dryRun.removedObjects.count).toBeGreaterThan(0);
+  expect(dryRun.deletedToolCallRecords).toBe(2);
   expect(objectFiles(store)).toHaveLength(filesBefore);
   expect(await old.allEvents()).not.toHaveLength(0);
+  expect(await answeredCalls()).toHaveLength(2);
+  expect(await journal()).toEqual(journalBefore);
 
   const report = await pruneStore({ ...options, apply: true });
   expect(report.deletedJobs).toEqual([old.workflowId]);
   expect(report.removedObjects.count).toBe(dryRun.removedObjects.count);
   expect(objectFiles(store)).toHaveLength(filesBefore - report.removedObjects.count);
+
+  expect(report.deletedToolCallRecords).toBe(2);
+  expect(await answeredCalls()).toEqual([]);
+  expect(await journal()).toEqual(
+    journalBefore.filter((key) => key.startsWith(`${recent.workflowId}/`)),
+  );
+  expect(await journal()).toHaveLength(1);
 
   // The old job: no events, no status record, its own answer gone.
   expect(await store.readEvents(old.workflowId)).toEqual([]);
