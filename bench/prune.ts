@@ -118,7 +118,7 @@ function setFileTimes(folder: string, seconds: number): void {
   }
 }
 
-/** Where the file store keeps a job's status: `records/<sha256 of namespace>/<sha256 of key>.json`. */
+/** Where the file store keeps a job's status: `records/<namespace's sha256>/<key's sha256>.json`. */
 function statusRecordPath(store: FileJobStore, jobId: string): string {
   return join(store.folder, 'records', sha256Hex(JOB_STATUS_RECORD), `${sha256Hex(jobId)}.json`);
 }

@@ -10,7 +10,10 @@ const INITIAL_SLOTS = 16;
 /** A table grows (doubles) past this share of its slots in use: probes stay short. */
 const MAXIMUM_LOAD = 0.75;
 
-/** One table of open addressing with linear probing: hashes side by side, and which slots hold one. */
+/**
+ * One table of open addressing with linear probing: the hashes side by side, and which slots
+ * hold one.
+ */
 interface Shard {
   hashes: Uint8Array;
   used: Uint8Array;
@@ -31,7 +34,7 @@ const HEX_VALUES = Int8Array.from({ length: 128 }, (_, code) => {
 /**
  * A set of object references holding each as its 32-byte hash in typed arrays, outside the
  * JavaScript heap. A pruner marks every object that a kept job reaches, millions on a large
- * store: a `Set` of their strings takes about 145 bytes each of a heap that Node limits to a
+ * store: a `Set` of their strings takes 120-150 bytes each of a heap that Node limits to a
  * few GB, this one 33 bytes a slot (44-88 a reference, by how full its table is). Exact: a
  * reference is kept whole, so no two count as one (a pruner that took a reference for another
  * it had reached would not follow it, and could remove what it reaches).
@@ -62,7 +65,7 @@ export class ObjectRefSet {
     return this.find(this.shardOf(ref)) >= 0;
   }
 
-  /** Decodes `ref` into `this.hash` (checking it is `sha256:` and 64 hex digits) and returns its table. */
+  /** Decodes `ref` (`sha256:` and 64 hex digits, checked) into `this.hash`; returns its table. */
   private shardOf(ref: ObjectRef): Shard {
     if (
       typeof ref !== 'string' ||

@@ -360,9 +360,9 @@ interface ObjectCutoff {
 /**
  * Before when objects may go: the grace before now, and before the start of every running
  * workflow's first run, except a job settled now (waiting for a message or an approval with
- * nothing under way), which counts as started now once what it names is kept (see `HeldObjects`). A
- * workflow whose first start cannot be told (an older server, a job that continued as new
- * before its status said when it started) keeps every object.
+ * nothing under way), which counts as started now once what it names is kept (see
+ * `HeldObjects`). A workflow whose first start cannot be told (an older server, a job that
+ * continued as new before its status said when it started) keeps every object.
  */
 async function objectCutoff(
   store: JobStore,

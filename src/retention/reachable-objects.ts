@@ -51,7 +51,7 @@ export class ReachableObjects {
     }
   }
 
-  /** `settle`, once more than a few thousand objects wait to be read: for callers that mark many roots. */
+  /** `settle`, once over 10,000 objects wait to be read: for callers that mark many roots. */
   async settleWhenMany(): Promise<void> {
     if (this.waiting.length > WAITING_LIMIT) await this.settle();
   }

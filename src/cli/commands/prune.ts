@@ -86,7 +86,8 @@ function reportLines(report: PruneReport, olderThanMs: number): string[] {
     if (report.cutoffHeldBy !== undefined) {
       lines.push(
         `Objects put since running workflow ${report.cutoffHeldBy} started (less the grace) are ` +
-          'kept while it runs; a job stops holding them back once it waits for a message or an approval.',
+          'kept while it runs; a job stops holding them back once it waits for a message or ' +
+          'an approval.',
       );
     }
   }
