@@ -246,49 +246,36 @@ test('a kept-open job waiting for a message names what it holds: it does not hol
   await waiting.handle.cancel();
 }, 120_000);
 
-test('a job waiting for an approval names what it holds once no call of its batch runs: it does not hold the cutoff back, and goes on once decided', async () => {
+/** Asks a human for any bash command that says `needs-approval` (R22). */
+const approvalPolicy = {
+  rules: [
+    {
+      tool: 'bash',
+      argument: 'command',
+      pattern: 'needs-approval',
+      reason: 'look',
+      approve: true,
+    } satisfies PolicyRule,
+  ],
+};
+
+/**
+ * Checks what a job waiting for a decision on call `asks` says it holds: `output`'s stored result
+ * (held by its batch alone) and the transcript's head. Then a prune 3 hours later removes an
+ * object put meanwhile and keeps what the job named; approved, the job ends with every result.
+ */
+async function expectApprovalWaitSettled(job: AgentJob, output: string): Promise<void> {
   const store = server.store as FileJobStore;
   const directory = temporalJobDirectory(server.environment.client);
-  const folder = temporaryFolder();
-  // R15, R22: the two calls of one batch run side by side; `asks` waits for a decision while
-  // `slow` runs, and goes on waiting after it ended (its result then held by the batch alone).
-  const model = scriptedModel(folder, [
-    {
-      stopReason: 'toolUse',
-      content: [
-        toolCall('slow', 'bash', { command: 'sleep 5; echo slow-call-output' }),
-        toolCall('asks', 'bash', { command: 'echo needs-approval' }),
-      ],
-    },
-    { stopReason: 'stop', content: [text('both calls answered')] },
-  ]);
-  const asks: PolicyRule = {
-    tool: 'bash',
-    argument: 'command',
-    pattern: 'needs-approval',
-    reason: 'look',
-    approve: true,
-  };
-  const policy = { rules: [asks] };
-  const job = await startTestJob(
-    server,
-    jobInput({ model, workspace: folder, prompt: 'go', policy }),
-  );
-  const workflow = { workflowId: job.workflowId, runId: '', runStartedAtMs: 0 };
-  const heldNow = () => directory.heldObjects({ ...workflow, chainStartedAtMs: undefined });
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    if ((await job.handle.query(pendingApprovalsQuery)).length > 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(await job.handle.query(pendingApprovalsQuery)).toHaveLength(1);
-  // `slow` still runs: its output, not put yet, may come to name any object.
-  expect(await heldNow()).toEqual({ settled: false, refs: [] });
-
   await waitUntilSettled(directory, job);
-  const held = await heldNow();
+  const held = await directory.heldObjects({
+    workflowId: job.workflowId,
+    runId: '',
+    runStartedAtMs: 0,
+    chainStartedAtMs: undefined,
+  });
   const named = await Promise.all((held?.refs ?? []).map((ref) => store.getObject(ref)));
-  // The finished call's stored output is among what the job names: only the batch holds it.
-  expect(named.some((object) => JSON.stringify(object).includes('slow-call-output'))).toBe(true);
+  expect(named.some((object) => JSON.stringify(object).includes(output))).toBe(true);
   const status = (await store.getRecord(JOB_STATUS_RECORD, job.workflowId)) as {
     transcript: { head: string };
   };
@@ -310,9 +297,67 @@ test('a job waiting for an approval names what it holds once no call of its batc
   const result = await job.result();
   expect(result.status.stopReason).toBe('stop');
   const transcript = JSON.stringify(await job.transcript());
-  for (const expected of ['slow-call-output', 'needs-approval', 'both calls answered']) {
+  for (const expected of [output, 'needs-approval', 'both calls answered']) {
     expect(transcript).toContain(expected);
   }
+}
+
+test('a job waiting for an approval names what it holds once no call of its batch runs: it does not hold the cutoff back, and goes on once decided', async () => {
+  const folder = temporaryFolder();
+  // R15, R22: the two calls of one batch run side by side; `asks` waits for a decision while
+  // `slow` runs, and goes on waiting after it ended (its result then held by the batch alone).
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('slow', 'bash', { command: 'sleep 5; echo slow-call-output' }),
+        toolCall('asks', 'bash', { command: 'echo needs-approval' }),
+      ],
+    },
+    { stopReason: 'stop', content: [text('both calls answered')] },
+  ]);
+  const job = await startTestJob(
+    server,
+    jobInput({ model, workspace: folder, prompt: 'go', policy: approvalPolicy }),
+  );
+  const directory = temporalJobDirectory(server.environment.client);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if ((await job.handle.query(pendingApprovalsQuery)).length > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(await job.handle.query(pendingApprovalsQuery)).toHaveLength(1);
+  // `slow` still runs: its output, not put yet, may come to name any object.
+  const workflow = { workflowId: job.workflowId, runId: '', runStartedAtMs: 0 };
+  expect(await directory.heldObjects({ ...workflow, chainStartedAtMs: undefined })).toEqual({
+    settled: false,
+    refs: [],
+  });
+  await expectApprovalWaitSettled(job, 'slow-call-output');
+}, 120_000);
+
+test('R14: in a sequential batch, a call waiting for an approval after one that ended settles the same way', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [
+        toolCall('first', 'bash', { command: 'echo first-call-output' }),
+        toolCall('asks', 'bash', { command: 'echo needs-approval' }),
+      ],
+    },
+    { stopReason: 'stop', content: [text('both calls answered')] },
+  ]);
+  const job = await startTestJob(
+    server,
+    jobInput({
+      model,
+      workspace: folder,
+      prompt: 'go',
+      policy: approvalPolicy,
+      toolExecution: 'sequential',
+    }),
+  );
+  await expectApprovalWaitSettled(job, 'first-call-output');
 }, 120_000);
 
 test('a waiting job holding more references than an answer may name answers unsettled, and holds the cutoff back', async () => {
