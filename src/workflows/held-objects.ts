@@ -13,10 +13,9 @@ import type { AgentJobInput } from './job-types.js';
  * reach (the transcript's head among them, and the stored results of a batch's finished calls).
  * Until a message or a decision arrives it starts nothing; after that, every object it comes to
  * refer to is one an activity puts (or puts again, which refreshes it) from then on, or one
- * those reach. A pruner
- * may therefore treat such a job as started when it answered, once it keeps what `refs`
- * reaches. When `settled` is false, `refs` is empty and the job holds the object cutoff back
- * to its first start, as any workflow that does not answer does.
+ * those reach. A pruner may therefore treat such a job as started when it answered, once it
+ * keeps what `refs` reaches. When `settled` is false, `refs` is empty and the job holds the
+ * object cutoff back to its first start, as any workflow that does not answer does.
  */
 export interface HeldObjects {
   settled: boolean;

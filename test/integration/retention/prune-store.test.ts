@@ -14,7 +14,7 @@ import type { AgentJob } from '../../../src/client/job-client.js';
 import type { JobDirectory } from '../../../src/retention/job-directory.js';
 import { DEFAULT_GRACE_MS, pruneStore } from '../../../src/retention/prune-store.js';
 import { pendingApprovalsQuery } from '../../../src/workflows/definitions.js';
-import { HELD_REFERENCES_LIMIT } from '../../../src/workflows/held-objects.js';
+import { HELD_REFERENCES_LIMIT, type HeldObjects } from '../../../src/workflows/held-objects.js';
 import { temporalJobDirectory } from '../../../src/retention/temporal-job-directory.js';
 import { FileJobStore } from '../../../src/store/file/file-job-store.js';
 import { TOOL_JOURNAL_RECORD } from '../../../src/tools/store-tool-journal.js';
@@ -192,12 +192,17 @@ test('prune deletes jobs ended before the threshold and the objects only they re
   expect(again.deletedJobs).toEqual([]);
 }, 120_000);
 
-/** Asks the job what it holds until it says it is settled (waiting, its progress flushed). */
-async function waitUntilSettled(directory: JobDirectory, job: AgentJob): Promise<void> {
+/** What the job answers it holds, asked through the directory as a pruner asks. */
+function heldBy(directory: JobDirectory, job: AgentJob): Promise<HeldObjects | undefined> {
   const workflow = { workflowId: job.workflowId, runId: '', runStartedAtMs: 0 };
+  return directory.heldObjects({ ...workflow, chainStartedAtMs: undefined });
+}
+
+/** Asks the job what it holds until it says it is settled; returns that answer. */
+async function waitUntilSettled(directory: JobDirectory, job: AgentJob): Promise<HeldObjects> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const held = await directory.heldObjects({ ...workflow, chainStartedAtMs: undefined });
-    if (held?.settled) return;
+    const held = await heldBy(directory, job);
+    if (held?.settled) return held;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`job ${job.workflowId} never said it was settled`);
@@ -217,13 +222,7 @@ test('a kept-open job waiting for a message names what it holds: it does not hol
     server,
     jobInput({ model, workspace: folder, prompt: 'stay open', keepOpenMs: 60_000 }),
   );
-  await waitUntilSettled(directory, waiting);
-  const held = await directory.heldObjects({
-    workflowId: waiting.workflowId,
-    runId: '',
-    runStartedAtMs: 0,
-    chainStartedAtMs: undefined,
-  });
+  const held = await waitUntilSettled(directory, waiting);
   const status = (await store.getRecord(JOB_STATUS_RECORD, waiting.workflowId)) as {
     transcript: { head: string };
   };
@@ -267,13 +266,7 @@ const approvalPolicy = {
 async function expectApprovalWaitSettled(job: AgentJob, output: string): Promise<void> {
   const store = server.store as FileJobStore;
   const directory = temporalJobDirectory(server.environment.client);
-  await waitUntilSettled(directory, job);
-  const held = await directory.heldObjects({
-    workflowId: job.workflowId,
-    runId: '',
-    runStartedAtMs: 0,
-    chainStartedAtMs: undefined,
-  });
+  const held = await waitUntilSettled(directory, job);
   const named = await Promise.all((held?.refs ?? []).map((ref) => store.getObject(ref)));
   expect(named.some((object) => JSON.stringify(object).includes(output))).toBe(true);
   const status = (await store.getRecord(JOB_STATUS_RECORD, job.workflowId)) as {
@@ -327,11 +320,7 @@ test('a job waiting for an approval names what it holds once no call of its batc
   }
   expect(await job.handle.query(pendingApprovalsQuery)).toHaveLength(1);
   // `slow` still runs: its output, not put yet, may come to name any object.
-  const workflow = { workflowId: job.workflowId, runId: '', runStartedAtMs: 0 };
-  expect(await directory.heldObjects({ ...workflow, chainStartedAtMs: undefined })).toEqual({
-    settled: false,
-    refs: [],
-  });
+  expect(await heldBy(directory, job)).toEqual({ settled: false, refs: [] });
   await expectApprovalWaitSettled(job, 'slow-call-output');
 }, 120_000);
 
@@ -392,10 +381,8 @@ test('a waiting job holding more references than an answer may name answers unse
   }
   expect(await storedPhase()).toBe('waiting');
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const workflow = { runId: '', runStartedAtMs: 0, chainStartedAtMs: undefined };
-  const answer = await directory.heldObjects({ ...workflow, workflowId: beyond.workflowId });
-  expect(answer).toEqual({ settled: false, refs: [] });
-  const control = await directory.heldObjects({ ...workflow, workflowId: within.workflowId });
+  expect(await heldBy(directory, beyond)).toEqual({ settled: false, refs: [] });
+  const control = await heldBy(directory, within);
   expect(control?.refs.length).toBeGreaterThan(HELD_REFERENCES_LIMIT - 10);
 
   const report = await pruneStore({ store, directory, olderThanMs: DAY_MS });
