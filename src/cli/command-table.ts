@@ -202,7 +202,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     options: [
       [
         '--older-than DURATION',
-        'Required: delete the jobs that ended longer ago than this, e.g. 30d (units d, h, m, s)',
+        'Required: delete jobs that ended longer ago than this, e.g. 30d, 12h, 90m (0d: every one)',
       ],
       [
         '--grace DURATION',

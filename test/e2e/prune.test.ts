@@ -44,7 +44,7 @@ afterAll(async () => {
   removeDir(root);
 });
 
-test('dar prune refuses a missing or malformed duration and a grace shorter than 20 minutes', async () => {
+test('dar prune refuses a missing or malformed duration and a grace shorter than 20 minutes, zero included', async () => {
   const missing = await dar(['prune', '--state-dir', stateDir], { env: environment });
   expectExit(missing, 2);
   expect(missing.stderr).toContain('--older-than is required');
@@ -61,6 +61,14 @@ test('dar prune refuses a missing or malformed duration and a grace shorter than
   );
   expectExit(short, 2);
   expect(short.stderr).toContain('--grace must be at least 20m');
+  const none = await dar(
+    ['prune', '--older-than', '0d', '--grace', '0s', '--state-dir', stateDir],
+    {
+      env: environment,
+    },
+  );
+  expectExit(none, 2);
+  expect(none.stderr).toContain('--grace must be at least 20m, not 0s');
 });
 
 test('dar prune reports what would go, deletes it with --apply, and `dar events` and `dar status` then say the data of the pruned job was deleted', async () => {
@@ -101,6 +109,12 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
     'Would remove 1 temporary files (0.3 MB) that writers stopped mid-write left in the store.',
   );
   expect(existsSync(leftover)).toBe(true);
+  // Zero is a duration: every job that has ended.
+  const everyEnded = await dar(['prune', '--older-than', '0d', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(everyEnded, 0);
+  expect(everyEnded.stdout).toContain('Would delete 1 jobs that have ended (events,');
   const stillThere = await dar(['events', jobId, '--json', '--state-dir', stateDir], {
     env: environment,
   });

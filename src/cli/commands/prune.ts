@@ -54,8 +54,12 @@ export async function pruneCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** A duration flag: `30d` (days, which the other flags do not take), or `12h`, `90m` ... */
+/**
+ * A duration flag: `30d` (days, which the other flags do not take), or `12h`, `90m` ... Zero
+ * (`0d`, `0s`) is a duration too: `--older-than 0d` prunes every job that has ended.
+ */
 function durationFlag(flag: string, text: string): number {
+  if (/^0+(?:\.0+)?(?:ms|s|m|h|d)$/.test(text.trim())) return 0;
   const days = /^(\d+(?:\.\d+)?)d$/.exec(text.trim())?.[1];
   const milliseconds = days === undefined ? parseDuration(text) : Number(days) * 86_400_000;
   if (milliseconds === undefined || !(milliseconds >= 1)) {
@@ -71,7 +75,7 @@ function reportLines(report: PruneReport, olderThanMs: number): string[] {
     report.applied
       ? 'Pruned the job store.'
       : 'Dry run: nothing was deleted (add --apply to delete).',
-    `${verb} ${report.deletedJobs.length} jobs that ended over ${describeDays(olderThanMs)} ago ` +
+    `${verb} ${report.deletedJobs.length} jobs that ${endedWhen(olderThanMs)} ` +
       `(events, live events, records); ${report.keptJobs} kept.`,
     `${verb} ${report.deletedToolCallRecords} records of tool calls of runs that ended.`,
   ];
@@ -105,6 +109,10 @@ function reportLines(report: PruneReport, olderThanMs: number): string[] {
     );
   }
   return lines;
+}
+
+function endedWhen(olderThanMs: number): string {
+  return olderThanMs === 0 ? 'have ended' : `ended over ${describeDays(olderThanMs)} ago`;
 }
 
 function describeDays(milliseconds: number): string {
