@@ -15,6 +15,7 @@ import { cachedReader } from '../transcript/cached-reader.js';
 import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.js';
 import { firstReleaseJob } from './first-release-job.js';
 import { checkPolicyLimits } from '../policy/policy-file.js';
+import { checkNewJobId } from './job-id.js';
 import { checkMessageLength } from './message-length.js';
 import { sendingPayload } from './payload-limit.js';
 import { startWithJobAttributes } from './start-attributes.js';
@@ -84,6 +85,10 @@ export interface LiveFollowOptions {
 }
 
 export interface StartJobOptions {
+  /**
+   * The job's id (default `agent-<uuid>`): 1 to 255 bytes of printable characters without
+   * spaces; any other is refused with a `JobIdError` before anything is started.
+   */
   workflowId?: string;
   taskQueue?: string;
   /** Workflow type to start; tests use workflows built with extra tools. */
@@ -310,6 +315,7 @@ export function startJob(
 ): Promise<AgentJob> {
   const workflowId = options.workflowId ?? `agent-${crypto.randomUUID()}`;
   try {
+    checkNewJobId(workflowId);
     // Within the workflow's checks (a bad policy fails the job as BadInput), but past a size limit.
     checkPolicyLimits(input.policy);
   } catch (error) {

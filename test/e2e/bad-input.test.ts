@@ -96,6 +96,16 @@ const runMistakes: Array<[string, string[], RegExp]> = [
     /^dar run: Workspace \S*no-such-folder does not exist$/,
   ],
   [
+    'a job id over 255 bytes',
+    ['--model', demoScript, '--id', 'j'.repeat(1500)],
+    /^dar run: --id has 1500 bytes, over the limit of 255 \(a job id is 1 to 255 bytes of printable characters, without spaces\)$/,
+  ],
+  [
+    'a job id with a space',
+    ['--model', demoScript, '--id', 'fix it'],
+    /^dar run: --id holds a space or unprintable character \(U\+0020\) at character 4 /,
+  ],
+  [
     'misspelt flag',
     ['--modle', demoScript],
     /^dar run: unknown option --modle \(did you mean --model\?\); `dar help run` lists the options$/,

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { AgentJob, getJob, startJob } from '../../client/job-client.js';
 import { jobEnding } from '../../client/job-ending.js';
+import { jobIdProblem, MAXIMUM_JOB_ID_BYTES } from '../../client/job-id.js';
 import type { JobStore } from '../../store/job-store.js';
 import { createAgentWorker } from '../../worker/agent-worker.js';
 import type { JobOutcome } from '../../workflows/job-outcome.js';
@@ -25,7 +26,7 @@ import {
   toolsOfModules,
   type ToolModules,
 } from '../tool-modules.js';
-import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
+import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
 
 /** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
 export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
@@ -104,6 +105,12 @@ type RunFlags = ReturnType<typeof parseRunFlags>['values'];
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseRunFlags(argv);
+  const idProblem = values.id === undefined ? undefined : jobIdProblem(values.id);
+  if (idProblem !== undefined) {
+    throw new UsageError(
+      `--id ${idProblem} (a job id is 1 to ${MAXIMUM_JOB_ID_BYTES} bytes of printable characters, without spaces)`,
+    );
+  }
   // Tool modules in --tools are loaded first: the job names their tools, the worker runs them.
   const toolModules = await loadToolModules(toolModulePaths(values.tools, process.cwd()));
   // MCP servers' tools (`server__tool`) may be named in --tools too; this process runs them.

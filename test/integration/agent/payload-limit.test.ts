@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { getJob, startJob } from '../../../src/client/job-client.js';
+import { JobIdError, MAXIMUM_JOB_ID_BYTES } from '../../../src/client/job-id.js';
 import { MessageTooLongError } from '../../../src/client/message-length.js';
 import { PayloadTooLargeError } from '../../../src/client/payload-limit.js';
 import { MAXIMUM_USER_MESSAGE_LENGTH } from '../../../src/core/limits.js';
@@ -67,6 +68,41 @@ test('a job input over the payload limit is refused with its size and what to do
   await expect(
     server.environment.client.workflow.getHandle(workflowId).describe(),
   ).rejects.toBeInstanceOf(WorkflowNotFoundError);
+});
+
+test('a job id over 255 bytes or holding a space is refused with what is wrong; no job starts, and a 255-byte id starts one', async () => {
+  const folder = temporaryFolder();
+  const model = scriptedModel(folder, [{ stopReason: 'stop', content: [text('answered')] }]);
+  const input = jobInput({ model, workspace: folder });
+  const options = { taskQueue: server.taskQueue, store: server.store };
+  const longest = uniqueName('longest-id').padEnd(MAXIMUM_JOB_ID_BYTES, 'x');
+  // The server itself would take this one (its limit is 1,000), with no word on the length.
+  const tooLong = `${longest}é`;
+  const spaced = `${uniqueName('spaced')} id`;
+
+  const refusedLong = startJob(server.environment.client, input, {
+    ...options,
+    workflowId: tooLong,
+  });
+  await expect(refusedLong).rejects.toBeInstanceOf(JobIdError);
+  await expect(refusedLong).rejects.toThrow(/ has 257 bytes, over the limit of 255$/);
+  const refusedSpaced = startJob(server.environment.client, input, {
+    ...options,
+    workflowId: spaced,
+  });
+  await expect(refusedSpaced).rejects.toThrow(/holds a space .*\(U\+0020\) at character/);
+  for (const workflowId of [tooLong, spaced]) {
+    await expect(
+      server.environment.client.workflow.getHandle(workflowId).describe(),
+    ).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  }
+
+  const job = await startJob(server.environment.client, input, {
+    ...options,
+    workflowId: longest,
+  });
+  expect(Buffer.byteLength(job.workflowId)).toBe(MAXIMUM_JOB_ID_BYTES);
+  expect((await job.result()).status).toMatchObject({ phase: 'done', stopReason: 'stop' });
 });
 
 test('R20: a follow-up or steering message over the length limit is refused before it is sent; the job goes on and takes the next one', async () => {
