@@ -8,6 +8,7 @@ import type { Usage } from '../core/index.js';
 import type { JobStore } from '../store/job-store.js';
 import { budgetMessage, type BudgetExceeded } from '../workflows/job-budget.js';
 import { startWithJobAttributes } from '../client/start-attributes.js';
+import { sendingPayload } from '../client/payload-limit.js';
 import { spentBatchBudget, type BatchBudget } from './batch-budget.js';
 import { taskWorkflowId } from './batch-id.js';
 import { needsWorker, surveyTasks } from './batch-survey.js';
@@ -188,17 +189,20 @@ export async function runBatch(options: BatchRunOptions): Promise<BatchRun> {
   const start = async (progress: TaskProgress): Promise<void> => {
     let handle: WorkflowHandle;
     try {
-      handle = await startWithJobAttributes(
-        (typedSearchAttributes) =>
-          client.workflow.start(AGENT_WORKFLOW_TYPE, {
-            taskQueue: options.taskQueue,
-            workflowId: progress.workflowId,
-            args: [{ ...progress.task.input, batchId }],
-            workflowIdReusePolicy: 'REJECT_DUPLICATE',
-            workflowIdConflictPolicy: 'USE_EXISTING',
-            typedSearchAttributes,
-          }),
-        batchId,
+      const input = { ...progress.task.input, batchId };
+      handle = await sendingPayload(`The input of task ${progress.task.id}`, input, () =>
+        startWithJobAttributes(
+          (typedSearchAttributes) =>
+            client.workflow.start(AGENT_WORKFLOW_TYPE, {
+              taskQueue: options.taskQueue,
+              workflowId: progress.workflowId,
+              args: [input],
+              workflowIdReusePolicy: 'REJECT_DUPLICATE',
+              workflowIdConflictPolicy: 'USE_EXISTING',
+              typedSearchAttributes,
+            }),
+          batchId,
+        ),
       );
     } catch (error) {
       // Closed already: another `dar batch` on the same file ran it since we looked.

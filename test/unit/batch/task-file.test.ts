@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { batchIdOf, checkBatchId, taskWorkflowId } from '../../../src/batch/batch-id.js';
 import { MAXIMUM_LISTED_BAD_LINES, parseBatchFile } from '../../../src/batch/task-file.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
+import { MAXIMUM_USER_MESSAGE_LENGTH } from '../../../src/core/limits.js';
 
 /** A batch folder: a script, a policy and a workspace, all named relative to the file. */
 function batchFolder() {
@@ -94,13 +95,15 @@ test('every bad line is reported with its number, and nothing is returned', () =
         { ...good, model: 'scripted:scripts/missing.json' },
         { ...good, policy: 'nowhere.json' },
         { ...good, workspace: 'nowhere' },
+        { ...good, prompt: 'p'.repeat(MAXIMUM_USER_MESSAGE_LENGTH + 1) },
+        { ...good, prompt: 'p'.repeat(MAXIMUM_USER_MESSAGE_LENGTH) },
       ),
       {},
     ),
   );
-  expect(message.split('\n')[0]).toBe('10 bad lines, nothing started:');
+  expect(message.split('\n')[0]).toBe('11 bad lines, nothing started:');
   const reported = [...message.matchAll(/line (\d+):/g)].map((match) => Number(match[1]));
-  expect(reported).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  expect(reported).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   expect(message).toContain(`${file} line 2: not valid JSON`);
   expect(message).toContain('line 3: must be a JSON object');
   expect(message).toContain('line 4: Unknown tool fly');
@@ -111,6 +114,9 @@ test('every bad line is reported with its number, and nothing is returned', () =
   expect(message).toContain('line 9: Model script');
   expect(message).toContain('line 10: Policy file');
   expect(message).toContain('line 11: Workspace');
+  expect(message).toContain(
+    `line 12: The prompt has ${MAXIMUM_USER_MESSAGE_LENGTH + 1} characters, over the limit of ${MAXIMUM_USER_MESSAGE_LENGTH}: it stays`,
+  );
 });
 
 test('a file of many bad lines gets a bounded answer: the first lines listed, the rest counted', () => {
