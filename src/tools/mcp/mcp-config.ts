@@ -82,11 +82,36 @@ function parseServer(name: string, value: unknown, baseFolder: string): McpServe
   return { ...parseTransport(where, value, baseFolder), ...(replaySafe ? { replaySafe } : {}) };
 }
 
+/**
+ * The `type` other tools' configuration files write (Claude Code, VS Code): `stdio` and `http`
+ * name the transports this worker speaks; `sse`, the older HTTP transport, it does not.
+ */
+function checkType(where: string, value: Record<string, unknown>): void {
+  const type = value.type;
+  if (type === undefined) return;
+  if (type === 'sse') {
+    throw new McpConfigError(
+      `${where}: the SSE transport is not supported; give the server's streamable HTTP "url" ` +
+        '(most servers serve both) or a stdio "command"',
+    );
+  }
+  if (typeof type !== 'string') throw new McpConfigError(`${where}: type must be a string`);
+  const byUrl = typeof value.url === 'string';
+  const expected = byUrl ? ['http', 'streamable-http'] : ['stdio'];
+  if (!expected.includes(type)) {
+    throw new McpConfigError(
+      `${where}: type "${type.slice(0, 40)}" does not go with a ${byUrl ? '"url"' : '"command"'} ` +
+        `(${expected.join(' or ')})`,
+    );
+  }
+}
+
 function parseTransport(
   where: string,
   value: Record<string, unknown>,
   baseFolder: string,
 ): McpServerConfig {
+  checkType(where, value);
   if (typeof value.url === 'string') {
     try {
       new URL(value.url);
@@ -113,13 +138,29 @@ function parseTransport(
   };
 }
 
+/**
+ * The servers of a configuration: under `servers` (VS Code's name, and this runner's), or under
+ * `mcpServers` (Claude Desktop's, Claude Code's and Cursor's), so that their files work as they are.
+ */
+function serversOf(value: unknown): Record<string, unknown> {
+  if (isObject(value) && value.servers !== undefined && value.mcpServers !== undefined) {
+    throw new McpConfigError(
+      'An MCP configuration names its servers once: under "servers" or "mcpServers", not both',
+    );
+  }
+  const servers = isObject(value) ? (value.servers ?? value.mcpServers) : undefined;
+  if (!isObject(servers)) {
+    throw new McpConfigError(
+      'An MCP configuration is an object with "servers" (or "mcpServers"): { name: server }',
+    );
+  }
+  return servers;
+}
+
 /** Checks a configuration given as a value (parsed JSON); relative `cwd`s resolve against `baseFolder`. */
 export function parseMcpConfig(value: unknown, baseFolder = process.cwd()): McpConfig {
-  if (!isObject(value) || !isObject(value.servers)) {
-    throw new McpConfigError('An MCP configuration is an object with "servers": { name: server }');
-  }
   const servers: Record<string, McpServerConfig> = {};
-  for (const [name, server] of Object.entries(value.servers)) {
+  for (const [name, server] of Object.entries(serversOf(value))) {
     servers[name] = parseServer(name, server, baseFolder);
   }
   return { servers };

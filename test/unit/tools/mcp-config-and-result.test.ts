@@ -44,8 +44,34 @@ describe('MCP configuration', () => {
     });
   });
 
+  test('takes the servers under "mcpServers" too, with the "type" other tools write', () => {
+    const config = {
+      mcpServers: {
+        fs: { type: 'stdio', command: 'node', args: ['server.js'] },
+        search: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+      },
+    };
+    expect(parseMcpConfig(config)).toEqual({
+      servers: {
+        fs: { command: 'node', args: ['server.js'] },
+        search: { url: 'http://127.0.0.1:9/mcp' },
+      },
+    });
+  });
+
   test.each([
-    [{}, /"servers"/],
+    [{}, /"servers" \(or "mcpServers"\)/],
+    [{ servers: {}, mcpServers: {} }, /under "servers" or "mcpServers", not both/],
+    [{ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:9/sse' } } }, /SSE transport/],
+    [
+      { servers: { fs: { type: 'http', command: 'x' } } },
+      /type "http" does not go with a "command"/,
+    ],
+    [
+      { servers: { web: { type: 'stdio', url: 'http://h/' } } },
+      /type "stdio" does not go with a "url"/,
+    ],
+    [{ servers: { fs: { type: 7, command: 'x' } } }, /type must be a string/],
     [{ servers: { fs: {} } }, /needs a "command" \(stdio\) or a "url"/],
     [{ servers: { 'a b': { command: 'x' } } }, /a name has 1 to 64 letters/],
     [{ servers: { fs: { command: 'x', args: [1] } } }, /args must be an array of strings/],
