@@ -5,6 +5,12 @@ import {
   isToolModuleEntry,
   type ToolModuleNames,
 } from '../job-input/build-job-input.js';
+import {
+  DEFAULT_PAYLOAD_LIMIT_BYTES,
+  jsonBytes,
+  PAYLOAD_HEADROOM_BYTES,
+  PayloadTooLargeError,
+} from '../client/payload-limit.js';
 import { UsageError } from '../job-input/usage-error.js';
 import type { CompactionSettings } from '../workflows/compaction-settings.js';
 import type { JobBudget } from '../workflows/job-budget.js';
@@ -132,6 +138,11 @@ function parseLine(
       folder,
       moduleTools,
     );
+    // Refused here, before anything starts, rather than by the server half-way through the batch.
+    const bytes = jsonBytes(input);
+    if (bytes > DEFAULT_PAYLOAD_LIMIT_BYTES - PAYLOAD_HEADROOM_BYTES) {
+      throw new LineError(new PayloadTooLargeError("The job's input", bytes).message);
+    }
     return { id, line, input };
   } catch (error) {
     if (error instanceof UsageError) throw new LineError(error.message);

@@ -316,9 +316,6 @@ export function startJob(
   const workflowId = options.workflowId ?? `agent-${crypto.randomUUID()}`;
   try {
     checkNewJobId(workflowId);
-    checkMessageLength('The prompt', input.prompt);
-    if (input.systemPrompt !== undefined)
-      checkMessageLength('The system prompt', input.systemPrompt);
     // Within the workflow's checks (a bad policy fails the job as BadInput), but past a size limit.
     checkPolicyLimits(input.policy);
   } catch (error) {

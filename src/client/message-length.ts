@@ -1,9 +1,8 @@
 import { MAXIMUM_USER_MESSAGE_LENGTH } from '../core/limits.js';
 
 /**
- * A steering or follow-up message, or a job's prompt or system prompt, longer than
- * {@link MAXIMUM_USER_MESSAGE_LENGTH}: refused before it is sent, naming its length and what to
- * do instead.
+ * A steering or follow-up message longer than {@link MAXIMUM_USER_MESSAGE_LENGTH}: refused
+ * before it is sent, naming its length and what to do instead.
  */
 export class MessageTooLongError extends Error {
   override readonly name = 'MessageTooLongError';
@@ -15,8 +14,8 @@ export class MessageTooLongError extends Error {
     readonly length: number,
   ) {
     super(
-      `${what} has ${length} characters, over the limit of ${MAXIMUM_USER_MESSAGE_LENGTH}: it ` +
-        "stays in the job's history until the job continues as new. Put large material in " +
+      `${what} has ${length} characters, over the limit of ${MAXIMUM_USER_MESSAGE_LENGTH}: each ` +
+        "message stays in the job's history until it continues as new. Put large material in " +
         'the workspace as a file and ask the agent to read it.',
     );
   }

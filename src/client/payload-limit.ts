@@ -25,6 +25,16 @@ export class PayloadTooLargeError extends Error {
   }
 }
 
+/**
+ * Temporal's default limit of one payload (`limit.blobSize.error`: 2 MiB), which the embedded
+ * server keeps. What is checked against it before it is sent (a batch's lines) leaves room for
+ * the payload's metadata and what is added at the start (the batch id).
+ */
+export const DEFAULT_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/** Bytes kept free under {@link DEFAULT_PAYLOAD_LIMIT_BYTES} by a check made before a send. */
+export const PAYLOAD_HEADROOM_BYTES = 1024;
+
 /** Whether the server refused a request for a payload over its size limit. */
 export function isPayloadSizeRefusal(error: unknown): boolean {
   return refusalSays(error, /size exceeds limit/i);
@@ -47,7 +57,8 @@ export async function sendingPayload<T>(
   }
 }
 
-function jsonBytes(value: unknown): number {
+/** The size of `value` as JSON (UTF-8); 0 when it has none. */
+export function jsonBytes(value: unknown): number {
   try {
     return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
   } catch {

@@ -38,12 +38,10 @@ export const MAXIMUM_QUOTED_LENGTH = 200;
 export const MAXIMUM_ERROR_TEXT_LENGTH = 4000;
 
 /**
- * Characters of a steering or follow-up message a client sends (`AgentJob.steer`, `followUp`),
- * and of a job's prompt and system prompt. Each message is a signal, and its whole text stays in
- * the job's history until the job continues as new: many messages near the 2 MB payload limit
- * would bring a long turn to the 50 MB history limit, where Temporal terminates the job. The
- * prompts are in the job's start input, which the server refuses past 2 MB with no word on why.
- * Large material goes in a file.
+ * Characters of a steering or follow-up message a client sends (`AgentJob.steer`, `followUp`).
+ * Each message is a signal, and its whole text stays in the job's history until the job
+ * continues as new: many messages near the 2 MB payload limit would bring a long turn to the
+ * 50 MB history limit, where Temporal terminates the job. Large material goes in a file.
  */
 export const MAXIMUM_USER_MESSAGE_LENGTH = 256 * 1024;
 

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkMessageLength, MessageTooLongError } from '../client/message-length.js';
 import { checkPolicyLimits, parsePolicy } from '../policy/index.js';
 import { parseModelName } from '../providers/model-provider.js';
 import { loadModelScript } from '../providers/model-script.js';
@@ -150,8 +149,6 @@ export function buildJobInput(
   otherTools: readonly string[] = [],
 ): AgentJobInput {
   if (flags.prompt.trim() === '') throw new UsageError('The prompt is empty');
-  checkLength('The prompt', flags.prompt);
-  if (flags.systemPrompt) checkLength('The system prompt', flags.systemPrompt);
   const toolExecution = flags.toolExecution ?? 'parallel';
   if (toolExecution !== 'parallel' && toolExecution !== 'sequential') {
     throw new UsageError(`--tool-execution must be parallel or sequential, not "${toolExecution}"`);
@@ -175,14 +172,4 @@ export function buildJobInput(
   const problems = jobInputProblems(input);
   if (problems.length > 0) throw new UsageError(`Bad job input: ${problems.join('; ')}`);
   return input;
-}
-
-/** A prompt the job's start input could not carry: refused as a usage error. */
-function checkLength(what: string, text: string): void {
-  try {
-    checkMessageLength(what, text);
-  } catch (error) {
-    if (error instanceof MessageTooLongError) throw new UsageError(error.message);
-    throw error;
-  }
 }
