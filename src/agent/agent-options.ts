@@ -60,7 +60,11 @@ export interface DurableAgentOptions {
    * process does not finish. False: only other workers carry the runs.
    */
   worker?: boolean | InProcessWorkerOptions;
-  /** Prefix of the job ids (default `agent`): each job is `<prefix>-<uuid>`. */
+  /**
+   * Prefix of the job ids (default `agent`): each job is `<prefix>-<uuid>`. A job id has at most
+   * 255 bytes and no spaces or control characters; a run whose id would not is refused
+   * (`JobIdError`).
+   */
   jobIdPrefix?: string;
   /**
    * How long an aborted run waits for its job to end (default 30 s). `abort()` cancels the job,
