@@ -39,8 +39,10 @@ export function jobIdProblem(jobId: string): string | undefined {
   }
   const unprintable = UNPRINTABLE.exec(jobId);
   if (unprintable) {
-    const code = unprintable[0].codePointAt(0) ?? 0;
-    return `holds a space or unprintable character (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${unprintable.index + 1}`;
+    const code = (unprintable[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    // Counted in characters (code points), as a reader counts them.
+    const position = [...jobId.slice(0, unprintable.index)].length + 1;
+    return `holds a space or unprintable character (U+${code}) at character ${position}`;
   }
   return undefined;
 }

@@ -21,6 +21,8 @@ test('an empty id, and one with a space, a control or an invisible character, is
   expect(jobIdProblem('a\nb')).toMatch(/\(U\+000A\) at character 2$/);
   expect(jobIdProblem('zero\u200bwidth')).toMatch(/\(U\+200B\) at character 5$/);
   expect(jobIdProblem('no\u00a0break')).toMatch(/\(U\+00A0\) at character 3$/);
+  // Counted in characters as a reader sees them: an emoji is one, not two UTF-16 units.
+  expect(jobIdProblem('\u{1F680}launch day')).toMatch(/\(U\+0020\) at character 8$/);
 });
 
 test('the error quotes at most 60 characters of the id, whatever its size', () => {
