@@ -246,7 +246,10 @@ async function listFolder(folder: string): Promise<string[]> {
   return (await listEntries(folder)).map((entry) => entry.name);
 }
 
-/** The names in `folder`, read from the directory as they are asked for; none when it is missing. */
+/**
+ * The names in `folder`, read from the directory as they are asked for; none when it is
+ * missing.
+ */
 async function* namesAsListed(folder: string): AsyncIterable<string> {
   let directory: Dir;
   try {

@@ -139,8 +139,9 @@ function parseTransport(
 }
 
 /**
- * The servers of a configuration: under `servers` (VS Code's name, and this runner's), or under
- * `mcpServers` (Claude Desktop's, Claude Code's and Cursor's), so that their files work as they are.
+ * The servers of a configuration: under `servers` (VS Code's name, and this runner's), or
+ * under `mcpServers` (Claude Desktop's, Claude Code's and Cursor's), so that their files work
+ * as they are.
  */
 function serversOf(value: unknown): Record<string, unknown> {
   if (isObject(value) && value.servers !== undefined && value.mcpServers !== undefined) {

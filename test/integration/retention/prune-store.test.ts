@@ -295,20 +295,25 @@ async function expectApprovalWaitSettled(job: AgentJob, output: string): Promise
   }
 }
 
+/** A model asking for `first` and the call `asks` (which needs approval) in one batch, then done. */
+function approvalBatchModel(folder: string, first: ReturnType<typeof toolCall>): string {
+  return scriptedModel(folder, [
+    {
+      stopReason: 'toolUse',
+      content: [first, toolCall('asks', 'bash', { command: 'echo needs-approval' })],
+    },
+    { stopReason: 'stop', content: [text('both calls answered')] },
+  ]);
+}
+
 test('a job waiting for an approval names what it holds once no call of its batch runs: it does not hold the cutoff back, and goes on once decided', async () => {
   const folder = temporaryFolder();
   // R15, R22: the two calls of one batch run side by side; `asks` waits for a decision while
   // `slow` runs, and goes on waiting after it ended (its result then held by the batch alone).
-  const model = scriptedModel(folder, [
-    {
-      stopReason: 'toolUse',
-      content: [
-        toolCall('slow', 'bash', { command: 'sleep 5; echo slow-call-output' }),
-        toolCall('asks', 'bash', { command: 'echo needs-approval' }),
-      ],
-    },
-    { stopReason: 'stop', content: [text('both calls answered')] },
-  ]);
+  const model = approvalBatchModel(
+    folder,
+    toolCall('slow', 'bash', { command: 'sleep 5; echo slow-call-output' }),
+  );
   const job = await startTestJob(
     server,
     jobInput({ model, workspace: folder, prompt: 'go', policy: approvalPolicy }),
@@ -326,16 +331,10 @@ test('a job waiting for an approval names what it holds once no call of its batc
 
 test('R14: in a sequential batch, a call waiting for an approval after one that ended settles the same way', async () => {
   const folder = temporaryFolder();
-  const model = scriptedModel(folder, [
-    {
-      stopReason: 'toolUse',
-      content: [
-        toolCall('first', 'bash', { command: 'echo first-call-output' }),
-        toolCall('asks', 'bash', { command: 'echo needs-approval' }),
-      ],
-    },
-    { stopReason: 'stop', content: [text('both calls answered')] },
-  ]);
+  const model = approvalBatchModel(
+    folder,
+    toolCall('first', 'bash', { command: 'echo first-call-output' }),
+  );
   const job = await startTestJob(
     server,
     jobInput({
