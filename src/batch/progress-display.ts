@@ -8,6 +8,7 @@ import {
   progressBar,
   timingLine,
 } from './progress-summary.js';
+import { terminalText } from '../client/terminal-text.js';
 
 /** Shows a batch's progress as its tasks change state. */
 export interface ProgressDisplay {
@@ -73,10 +74,12 @@ export function plainProgress(output: TextOutput, tasks: readonly TaskProgress[]
   return {
     change(progress) {
       clock.note(progress);
-      output.write(`${describeChange(progress)}  [${countsLine(countTasks(tasks))}]\n`);
+      output.write(
+        terminalText(`${describeChange(progress)}  [${countsLine(countTasks(tasks))}]\n`),
+      );
     },
     note(text) {
-      output.write(`${text}\n`);
+      output.write(`${terminalText(text)}\n`);
     },
     end() {
       output.write(`${countsLine(countTasks(tasks))}  ${clock.timing(tasks)}\n`);
@@ -124,10 +127,10 @@ export function liveProgress(
         progress.state === 'failed' ||
         progress.state === 'cancelled' ||
         progress.state === 'skipped';
-      redraw(lasting ? `${describeChange(progress)}\n` : '');
+      redraw(lasting ? `${terminalText(describeChange(progress))}\n` : '');
     },
     note(text) {
-      redraw(`${text}\n`);
+      redraw(`${terminalText(text)}\n`);
     },
     end() {
       clearInterval(timer);

@@ -1,6 +1,7 @@
 import { textOf } from '../core/messages.js';
 import type { ToolExecutionResult } from '../core/index.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
+import { terminalText } from '../client/terminal-text.js';
 
 const PREVIEW_LENGTH = 160;
 
@@ -22,10 +23,15 @@ function argumentsPreview(args: unknown): string {
 }
 
 /**
- * One line (or none) for a person reading a job's progress. Tool result messages are not
- * printed: their `tool_execution_end` already was.
+ * One line (or none) for a person reading a job's progress, safe to print to a terminal (see
+ * `terminalText`). Tool result messages are not printed: their `tool_execution_end` already was.
  */
 export function formatEvent(event: SequencedEvent, turn: number): string | undefined {
+  const line = describeEvent(event, turn);
+  return line === undefined ? undefined : terminalText(line);
+}
+
+function describeEvent(event: SequencedEvent, turn: number): string | undefined {
   switch (event.type) {
     case 'agent_start':
       return 'agent started';

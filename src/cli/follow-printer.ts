@@ -2,6 +2,7 @@ import { textOf } from '../core/messages.js';
 import type { SequencedLiveEvent } from '../live/live-events.js';
 import type { SequencedEvent } from '../workflows/job-types.js';
 import { createEventPrinter, formatEvent } from './event-format.js';
+import { terminalText } from '../client/terminal-text.js';
 
 export interface FollowPrinterOptions {
   /** JSON lines (live events carry `liveSeq` and `cursor`) instead of text for people. */
@@ -30,7 +31,8 @@ interface OpenAnswer {
  * a retried call's partial answer is erased, and the final message replaces the streamed text.
  * To a pipe nothing is taken back: a void partial answer is followed by a note saying so. Bash
  * output lines are printed as `  | line`. JSON mode prints every event as a line; a live event
- * gets `cursor`, `SEQ:LIVESEQ`, which `dar events --follow --after` resumes from.
+ * gets `cursor`, `SEQ:LIVESEQ`, which `dar events --follow --after` resumes from. Text mode
+ * shows the control characters of the job's text as symbols (`terminalText`).
  */
 export function createFollowPrinter(options: FollowPrinterOptions): FollowPrinter {
   const { out } = options;
@@ -75,7 +77,7 @@ export function createFollowPrinter(options: FollowPrinterOptions): FollowPrinte
     event(event) {
       if (event.type === 'turn_start') turn += 1;
       if (open && event.type === 'message_end' && event.message.role === 'assistant') {
-        const finalText = textOf(event.message);
+        const finalText = terminalText(textOf(event.message));
         const line = formatEvent(event, turn);
         if (terminal) {
           erase(open);
@@ -108,7 +110,9 @@ export function createFollowPrinter(options: FollowPrinterOptions): FollowPrinte
       if (event.type === 'tool_execution_update') {
         closeAnswer();
         const text = event.partialResult.content.map((block) => block.text).join('');
-        for (const line of text.replace(/\n$/, '').split('\n')) printLine(`  | ${line}`);
+        for (const line of terminalText(text).replace(/\n$/, '').split('\n')) {
+          printLine(`  | ${line}`);
+        }
         return;
       }
       const delta = event.assistantMessageEvent;
@@ -120,8 +124,9 @@ export function createFollowPrinter(options: FollowPrinterOptions): FollowPrinte
         open = { callIndex: event.callIndex, attempt: event.attempt, text: '' };
         out.write('assistant: ');
       }
-      open.text += delta.delta;
-      out.write(delta.delta);
+      const shown = terminalText(delta.delta);
+      open.text += shown;
+      out.write(shown);
     },
   };
 }

@@ -6,6 +6,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
 import { describeStoreError } from '../store/store-errors.js';
 // The limits alone: `dar --help` loads no more than it needs (see fast-cli.test.ts).
 import { MAXIMUM_ERROR_TEXT_LENGTH, MAXIMUM_QUOTED_LENGTH, quoteBounded } from '../core/limits.js';
+import { terminalText } from '../client/terminal-text.js';
 
 function usage(): string {
   return [
@@ -31,9 +32,14 @@ async function darVersion(): Promise<string> {
  */
 const LONGEST_ERROR_LINE = 2 * MAXIMUM_ERROR_TEXT_LENGTH;
 
-/** Writes an error's text to stderr, each of its lines bounded. */
+/**
+ * Writes an error's text to stderr, each of its lines bounded, its control characters shown
+ * (an error can quote a provider's answer or a tool's output: see `terminalText`).
+ */
 function writeError(text: string): void {
-  const lines = text.split('\n').map((line) => quoteBounded(line, LONGEST_ERROR_LINE));
+  const lines = terminalText(text)
+    .split('\n')
+    .map((line) => quoteBounded(line, LONGEST_ERROR_LINE));
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 

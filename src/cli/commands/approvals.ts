@@ -15,6 +15,7 @@ import { readJob } from '../job-reader.js';
 import { StandbyWorker } from '../standby-worker.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../usage-error.js';
+import { terminalText } from '../../client/terminal-text.js';
 
 const ARGUMENTS_SHOWN = 120;
 
@@ -52,11 +53,14 @@ function printPending(row: PendingApprovalRow, now: number): void {
     row.deadline === undefined
       ? 'no deadline'
       : `deadline ${new Date(row.deadline).toISOString()} (in ${duration(row.deadline - now)}, then ${row.onTimeout ?? 'deny'})`;
-  console.log(
+  const lines = [
     `${row.jobId}  call ${row.toolCallId}  ${row.toolName}  waiting ${duration(now - row.requestedAt)}  ${deadline}`,
-  );
-  console.log(`    reason: ${shortened(row.reason, 400)}`);
-  console.log(`    args:   ${shortened(row.args)}`);
+    `    reason: ${shortened(row.reason, 400)}`,
+    `    args:   ${shortened(row.args)}`,
+  ];
+  // The arguments are what a person approves: shown as they would run, not as a terminal
+  // would render them (a right-to-left override could make `rm -rf` read as something else).
+  console.log(terminalText(lines.join('\n')));
 }
 
 /** `dar approvals [--batch ID] [--json]`: every tool call waiting for a decision (R22). */
@@ -151,8 +155,10 @@ export function decideCommand(decision: 'approve' | 'deny') {
               ),
           },
         ).finally(() => standby.close());
-        for (const call of decided) console.log(describeDecided(call));
-        for (const call of refused) process.stderr.write(`dar ${decision}: ${call.message}\n`);
+        for (const call of decided) console.log(terminalText(describeDecided(call)));
+        for (const call of refused) {
+          process.stderr.write(terminalText(`dar ${decision}: ${call.message}\n`));
+        }
         if (decided.length + refused.length === 0) {
           console.log(`No tool calls wait for approval in batch ${values.batch}.`);
         }
@@ -165,7 +171,7 @@ export function decideCommand(decision: 'approve' | 'deny') {
       const decided = await readJob(connection, job, () =>
         decideApproval(connection.client, jobId, { ...choice, toolCallId }, { updateId }),
       );
-      console.log(describeDecided(decided));
+      console.log(terminalText(describeDecided(decided)));
       return EXIT_OK;
     } catch (error) {
       if (error instanceof ApprovalRefusedError) throw new UsageError(error.message);

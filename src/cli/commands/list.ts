@@ -4,6 +4,7 @@ import { exactPhaseOf, jobListQuery } from '../../client/job-list-filter.js';
 import { formatJobTable } from '../job-table.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
+import { terminalText } from '../../client/terminal-text.js';
 
 export async function listCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags(
@@ -49,7 +50,7 @@ export async function listCommand(argv: string[]): Promise<number> {
         console.log(JSON.stringify(row));
       }
     } else if (rows.length === 0) console.log('No jobs.');
-    else for (const line of formatJobTable(rows)) console.log(line);
+    else for (const line of formatJobTable(rows)) console.log(terminalText(line));
     return EXIT_OK;
   } finally {
     await connection.close();

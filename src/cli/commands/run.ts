@@ -27,6 +27,7 @@ import {
   type ToolModules,
 } from '../tool-modules.js';
 import { EXIT_BUDGET, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError } from '../usage-error.js';
+import { terminalText } from '../../client/terminal-text.js';
 
 /** The exit code for a job's outcome: 0 completed, 1 failed, 3 stopped by its budget, 130 cancelled. */
 export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
@@ -41,8 +42,9 @@ export function exitCodeFor({ status, budgetExceeded }: JobOutcome): number {
  */
 export async function exitCodeOf(job: AgentJob): Promise<number> {
   const ending = await jobEnding(job);
-  if (ending.budgetExceeded && ending.error) process.stderr.write(`${ending.error}\n`);
-  process.stderr.write(`${endingSummary(job.workflowId, ending)}\n`);
+  if (ending.budgetExceeded && ending.error)
+    process.stderr.write(`${terminalText(ending.error)}\n`);
+  process.stderr.write(`${terminalText(endingSummary(job.workflowId, ending))}\n`);
   return exitCodeFor(ending);
 }
 

@@ -6,6 +6,7 @@ import { parseFlags } from '../parse-flags.js';
 import { storeHoldsNothingOfEndedJob } from '../../client/deleted-job-data.js';
 import { prunedJobNote } from '../pruned-job.js';
 import { EXIT_FAILED, EXIT_OK } from '../usage-error.js';
+import { terminalText } from '../../client/terminal-text.js';
 
 export async function statusCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -70,7 +71,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
         `approvals:  ${status.pendingApprovals} call(s) wait for a decision (dar approvals)`,
       );
     }
-    console.log(lines.join('\n'));
+    console.log(terminalText(lines.join('\n')));
     return EXIT_OK;
   } finally {
     await connection.close();

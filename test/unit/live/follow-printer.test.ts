@@ -99,3 +99,41 @@ test('bash output lines and JSON cursors', () => {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines[1]).toMatchObject({ type: 'message_update', liveSeq: 12, cursor: '7:12' });
 });
+
+test('text mode shows the control characters of streamed tokens, bash output and events as symbols', () => {
+  const { out, text } = output(false);
+  const printer = createFollowPrinter({ json: false, out });
+  printer.event({ type: 'turn_start', seq: 1 });
+  printer.live(token('Look\u001b[2J', 1));
+  printer.event(assistantEnd('Look\u001b[2J', 2));
+  printer.live({
+    type: 'tool_execution_update',
+    turn: 1,
+    attempt: 1,
+    liveSeq: 2,
+    toolCallId: 'call-1',
+    toolName: 'bash',
+    partialResult: { content: [{ type: 'text', text: '\u001b]52;c;cHduZWQ=\u0007ok\r\n' }] },
+  });
+  printer.event({
+    type: 'tool_execution_end',
+    seq: 3,
+    toolCallId: 'call-1',
+    toolName: 'bash',
+    result: { content: [{ type: 'text', text: 'done \u202eevil' }], details: undefined },
+    isError: false,
+  });
+  expect(text()).toBe(
+    '-- turn 1 --\nassistant: Look␛[2J\n  | ␛]52;c;cHduZWQ=␇ok\n  ok bash: done <U+202E>evil\n',
+  );
+  for (const character of ['\u001b', '\u0007', '\u202e']) expect(text()).not.toContain(character);
+});
+
+test('JSON mode keeps the text exactly (JSON escapes the controls itself)', () => {
+  const { out, text } = output(false);
+  const printer = createFollowPrinter({ json: true, out });
+  printer.event(assistantEnd('Look\u001b[2J', 1));
+  expect(text()).not.toContain('\u001b');
+  const printed = JSON.parse(text()) as { message: { content: Array<{ text: string }> } };
+  expect(printed.message.content[0]?.text).toBe('Look\u001b[2J');
+});
