@@ -1,16 +1,16 @@
 // Calls waiting for approval (R22), each with its job, tool, arguments, reason, age and
 // deadline, a note box and Approve / Deny buttons. Used by the approvals page (every job) and
-// by a job's page (its own calls). All job text is set as text.
+// by a job's page (its own calls). All job text is set as text, its control characters named.
 import { jobPageHref, jobPath, postJson } from './api.js';
 import { element, jsonText } from './dom.js';
-import { formatAge } from './format.js';
+import { formatAge, visibleText } from './format.js';
 
-/** The arguments (kept as JSON text by the job) indented when they parse. */
+/** The arguments (kept as JSON text by the job) indented when they parse, controls named. */
 function argumentsText(args) {
   try {
-    return jsonText(JSON.parse(args));
+    return visibleText(jsonText(JSON.parse(args)));
   } catch {
-    return String(args ?? '');
+    return visibleText(args ?? '');
   }
 }
 
@@ -109,9 +109,9 @@ export class ApprovalList {
         'dl',
         { className: 'approval-fields' },
         this.showJob ? field('job', '', 'job-id') : undefined,
-        field('tool', call.toolName, 'tool-name'),
-        field('call', call.toolCallId, 'muted'),
-        field('reason', call.reason),
+        field('tool', visibleText(call.toolName), 'tool-name'),
+        field('call', visibleText(call.toolCallId), 'muted'),
+        field('reason', visibleText(call.reason)),
         call.batchId && this.showJob ? field('batch', call.batchId) : undefined,
         element('div', { className: 'approval-field' }, element('dt', { text: 'waiting' }), age),
         element(

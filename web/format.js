@@ -27,3 +27,21 @@ export function formatWorkflowStatus(status) {
 export function orDash(value) {
   return value === undefined || value === null || value === '' ? '-' : String(value);
 }
+
+// Bidirectional controls reorder how a line reads; the other controls have no glyph. Matched one
+// at a time, so that each is named.
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Text a person decides on (a call's arguments, its reason), with each control character named
+ * as `<U+202E>` instead of acting on the page: a right-to-left override would otherwise make a
+ * command read differently from the one that runs. Line feeds and tabs stay.
+ */
+export function visibleText(text) {
+  return String(text).replace(
+    HIDDEN,
+    (character) => `<U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}>`,
+  );
+}

@@ -119,7 +119,7 @@ test('R22: Deny with a note on the approvals page: the tool never runs and the m
   const folder = temporaryFolder('dar-console-deny-');
   const job = await startDeployJob(
     folder,
-    `echo '${MARKUP_IN_ARGUMENTS}' deploy > denied.txt`,
+    `echo '${MARKUP_IN_ARGUMENTS}' deploy > denied.txt \u202e#txt.olleh`,
     'Understood, not deploying.',
   );
   await page.goto(`${web.console.url}approvals`);
@@ -132,9 +132,11 @@ test('R22: Deny with a note on the approvals page: the tool never runs and the m
   await expect(card.locator('[data-field="waiting"]').textContent()).resolves.toMatch(/^\d+s$/);
   await expect(card.locator('[data-field="deadline"]').textContent()).resolves.toBe('none');
   // Arguments with markup show as text; nothing of it runs.
-  await expect(card.locator('.tool-arguments').textContent()).resolves.toContain(
-    MARKUP_IN_ARGUMENTS,
-  );
+  const shownArguments = await card.locator('.tool-arguments').textContent();
+  expect(shownArguments).toContain(MARKUP_IN_ARGUMENTS);
+  // A right-to-left override is named, not applied: the command reads as it would run.
+  expect(shownArguments).toContain('denied.txt <U+202E>#txt.olleh');
+  expect(shownArguments).not.toContain('\u202e');
   await expect(page.locator('#approvals img').count()).resolves.toBe(0);
   await expect(page.evaluate('window.__injected')).resolves.toBe(undefined);
   if (screenshots) {
