@@ -30,6 +30,15 @@ describe('write', () => {
     );
   });
 
+  it('refuses a path that ends with a slash, which names a folder, and makes nothing', async () => {
+    await expect(
+      writeTool.execute({ path: 'notes/', content: 'x' }, createToolContext(folders.workspace)),
+    ).rejects.toThrow(
+      'Path "notes/" ends with a slash, so it names a folder; write takes the path of a file',
+    );
+    await expect(readFile(join(folders.workspace, 'notes'))).rejects.toThrow('ENOENT');
+  });
+
   it('replaces an existing file', async () => {
     await writeFile(join(folders.workspace, 'notes.txt'), 'old content that is longer');
     await writeTool.execute(
