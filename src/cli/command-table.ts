@@ -70,7 +70,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
       ['--workspace DIR', 'The folder the tools work in (default: the current folder)'],
       [
         '--tools read,write,...',
-        'Tools the job may call: names and tool modules (default: read,write,edit,ls,bash)',
+        'Tools the job may call: names, tool modules ("": none; default: read,write,edit,ls,bash)',
       ],
       mcpConfigOption,
       ['--policy FILE', 'JSON rules that block tool calls or ask a human to approve them'],

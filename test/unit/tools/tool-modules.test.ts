@@ -64,6 +64,12 @@ test('--tools mixes built-in names and modules; a module stands for all its tool
     'count',
     'echo',
   ]);
+  // An empty list is a job with no tools (one that only answers); empty entries are skipped.
+  expect(buildJobInput({ ...flags, tools: '' }, folder, modules).tools).toEqual([]);
+  expect(buildJobInput({ ...flags, tools: 'read,,ls,' }, folder, modules).tools).toEqual([
+    'read',
+    'ls',
+  ]);
   expect(() => buildJobInput({ ...flags, tools: 'read,teleport' }, folder, modules)).toThrow(
     /Unknown tool teleport in --tools/,
   );
