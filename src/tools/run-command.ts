@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { commandEnvironment } from './command-environment.js';
 import { OutputTail } from './output-tail.js';
 import { killProcessGroup } from './process-group.js';
+import { guardProcessGroup } from './process-guardian.js';
 
 /** Characters of combined output kept (the last ones). */
 export const MAX_OUTPUT_CHARACTERS = 50_000;
@@ -34,7 +35,8 @@ export interface CommandOutcome {
 
 /**
  * Runs `bash -c command` in its own process group and collects stdout and stderr together. On
- * abort or timeout the whole group is killed before this resolves.
+ * abort or timeout the whole group is killed before this resolves; if the worker dies while the
+ * command runs, a guardian process ends the group (see `guardProcessGroup`).
  */
 export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   // The outer shell replaces itself with the one that runs the command, stderr joined to
@@ -45,6 +47,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
     detached: true, // its own process group, so that stopping it reaches every descendant
     stdio: ['ignore', 'pipe', 'ignore'],
   });
+  const releaseGuardian = child.pid === undefined ? () => undefined : guardProcessGroup(child.pid);
   const output = new OutputTail(MAX_OUTPUT_CHARACTERS);
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
@@ -91,6 +94,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
       outputTruncated: output.truncated,
     };
   } finally {
+    releaseGuardian();
     clearTimeout(timeout);
     clearInterval(heartbeats);
     run.signal.removeEventListener('abort', onAbort);

@@ -1,9 +1,10 @@
 /**
  * A worker crash in the middle of a tool call, through the CLI: `dar run --detach`, a
  * `dar worker` that is SIGKILLed while bash runs, a second `dar worker` that finishes the job.
- * The lost tool call is detected by its heartbeat timeout; no finished model call is made again.
+ * The lost tool call is detected by its heartbeat timeout; no finished model call is made again,
+ * and the dead worker's bash command is ended rather than left running.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dar,
@@ -16,7 +17,7 @@ import {
 import { expectExit } from './support/expect-exit.js';
 import { bashTurn, finalTurn, makeTempDir, removeDir, writeScript } from './support/files.js';
 import { jobEvents, waitForCompletedJob } from './support/jobs.js';
-import { groupMembers, isRunning, readPid, signalGroup } from './support/processes.js';
+import { groupMembers, readPid, signalGroup } from './support/processes.js';
 import {
   activityTypesBySchedule,
   connectToEmbeddedServer,
@@ -102,11 +103,15 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
   const crashed = await firstWorker.done;
   const killedAt = Date.now();
   expect(crashed.signal).toBe('SIGKILL');
-  // The tool's process group outlives its worker (an orphan still doing its work): the
-  // at-least-once reality of R24. It is recorded, then stopped to keep the machine clean.
-  expect(isRunning(shellPid)).toBe(true);
-  signalGroup(shellPid, 'SIGKILL');
-  await waitFor('the orphaned tool command to end', () => groupMembers(shellPid).length === 0);
+  // The tool's command does not outlive its worker: its guardian ends the process group within
+  // moments (it used to run on as an orphan while the job went on without it).
+  await waitFor(
+    "the dead worker's tool command to end",
+    () => groupMembers(shellPid).length === 0,
+    {
+      timeoutMs: 5_000,
+    },
+  );
 
   const secondWorker = startWorker();
   await waitUntilPolling(secondWorker);
@@ -157,6 +162,9 @@ test('R24: a SIGKILLed worker loses only its running tool call; a new worker fin
   } finally {
     await close();
   }
+
+  // The command never finished its work (it would have, 5 s after it started).
+  expect(existsSync(join(workspace, 'marker'))).toBe(false);
 
   // The event log has no gap and no repeat.
   const events = await jobEvents(jobId, { stateDir });

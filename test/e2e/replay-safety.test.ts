@@ -166,12 +166,11 @@ beforeAll(async () => {
   seen.oneBAtKill = read('one-b.txt');
   seen.straysAtKill = readdirSync(workspace).filter((name) => name.startsWith('.'));
   seen.writtenInodeAtKill = statSync(inWorkspace('written.txt')).ino;
-  // The bash command outlives its worker (an orphan); stop it so it cannot append again.
+  // The bash command's guardian ends it with its worker, so it cannot append again.
   const shellPid = readPid(inWorkspace('shell.pid'));
   if (shellPid) {
     toolGroups.push(shellPid);
-    signalGroup(shellPid, 'SIGKILL');
-    await waitFor('the orphaned command to end', () => groupMembers(shellPid).length === 0);
+    await waitFor("the dead worker's command to end", () => groupMembers(shellPid).length === 0);
   }
 
   // Plain workers: the lost calls are noticed by their heartbeat timeout (10 s).
