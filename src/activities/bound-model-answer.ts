@@ -63,14 +63,40 @@ function beyondCallLimit(call: ToolCall, position: number, callCount: number): T
   return { ...call, oversized: { ...call.oversized, position, callCount } };
 }
 
-/** The answer's content with each tool call bounded, and calls past the limit marked. */
+/**
+ * An id for the call at `position` (1-based) that no other call of the answer has: its own when
+ * it is a non-empty string not taken by an earlier call, else one made from it and the position.
+ * Some OpenAI-compatible servers send calls without ids, or repeat one; the job keys a call's
+ * result, its approval and its tool journal (a retried `edit` finds its first result there) by
+ * the id, so two calls sharing one would share all three: the second edit of a file would be
+ * answered "applied" without being made.
+ */
+function uniqueCallId(id: unknown, position: number, taken: ReadonlySet<string>): string {
+  if (typeof id === 'string' && id !== '' && !taken.has(id)) return id;
+  const base = typeof id === 'string' && id !== '' ? id : 'call';
+  for (let attempt = 0; ; attempt += 1) {
+    const suffix = attempt === 0 ? `_${position}` : `_${position}_${attempt}`;
+    const made = `${base}${suffix}`;
+    const candidate = made.length > MAXIMUM_TOOL_CALL_ID_LENGTH ? boundedIdentifier(made) : made;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * The answer's content with each tool call bounded, its id unique within the answer, and calls
+ * past the limit marked.
+ */
 function boundBlocks(content: readonly AssistantContent[]): AssistantContent[] {
   const callCount = content.filter((block) => block.type === 'toolCall').length;
+  const ids = new Set<string>();
   let position = 0;
   return content.map((block) => {
     if (block.type !== 'toolCall') return block;
     position += 1;
-    const bounded = boundToolCall(block);
+    let bounded = boundToolCall(block);
+    const id = uniqueCallId(bounded.id, position, ids);
+    ids.add(id);
+    if (id !== bounded.id) bounded = { ...bounded, id };
     return position > MAXIMUM_TOOL_CALLS_PER_ANSWER
       ? beyondCallLimit(bounded, position, callCount)
       : bounded;
@@ -78,11 +104,11 @@ function boundBlocks(content: readonly AssistantContent[]): AssistantContent[] {
 }
 
 /**
- * The model's answer as it may enter history. Oversized tool calls are bounded, calls past
- * `MAXIMUM_TOOL_CALLS_PER_ANSWER` are marked to be answered with an error, and an error text is
- * bounded; if the message
- * is still over `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge text, say), the call fails at once
- * and for good: another generation would cost as much and very likely be as large.
+ * The model's answer as it may enter history. Oversized tool calls are bounded, every call has
+ * an id of its own (`uniqueCallId`), calls past `MAXIMUM_TOOL_CALLS_PER_ANSWER` are marked to be
+ * answered with an error, and an error text is bounded; if the message is still over
+ * `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge text, say), the call fails at once and for good:
+ * another generation would cost as much and very likely be as large.
  */
 export function boundModelAnswer(message: AssistantMessage): AssistantMessage {
   const bounded: AssistantMessage = { ...message, content: boundBlocks(message.content) };

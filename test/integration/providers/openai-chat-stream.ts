@@ -7,7 +7,8 @@ import type { SseEvent } from './fake-model-server.js';
  */
 
 export interface ChatToolCall {
-  id: string;
+  /** Left out of the stream when undefined (some compatible servers send no ids). */
+  id?: string;
   name: string;
   argumentChunks: string[];
 }
@@ -42,7 +43,12 @@ export function chatStream(options: ChatStreamOptions): SseEvent[] {
     events.push(
       delta({
         tool_calls: [
-          { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+          {
+            index,
+            ...(call.id === undefined ? {} : { id: call.id }),
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          },
         ],
       }),
     );

@@ -128,6 +128,54 @@ test('tool calls streamed as tool_calls deltas run, and the next request carries
   ]);
 });
 
+test('R4: tool calls a server sends without ids each run once as their own call', async () => {
+  const edit = (from: string, to: string) => ({
+    name: 'edit',
+    argumentChunks: [JSON.stringify({ path: 'f.txt', oldText: from, newText: to })],
+  });
+  rig.fake.reply(
+    sseReply(
+      chatStream({
+        finishReason: 'tool_calls',
+        toolCalls: [
+          {
+            id: 'w',
+            name: 'write',
+            argumentChunks: ['{"path":"f.txt","content":"alpha\\nbeta\\n"}'],
+          },
+        ],
+      }),
+    ),
+    sseReply(
+      chatStream({
+        finishReason: 'tool_calls',
+        toolCalls: [edit('alpha', 'ALPHA'), edit('beta', 'BETA')],
+      }),
+    ),
+    sseReply(chatStream({ finishReason: 'stop', text: ['Edited.'] })),
+  );
+  const { job, folder } = await rig.startJob(MODEL, 'do the task', {
+    toolExecution: 'sequential',
+  });
+  const result = await resultOf(job);
+
+  // Before, both calls had the id "": they shared one tool journal entry, so the second edit
+  // was answered "Applied 1 edit" with the first one's result and never made.
+  expect(readFileSync(join(folder, 'f.txt'), 'utf8')).toBe('ALPHA\nBETA\n');
+  const results = toolResults(result.messages);
+  expect(results.map((message) => message.isError)).toEqual([false, false, false]);
+  const ids = assistantMessages(result.messages).flatMap((message) =>
+    message.content.flatMap((block) => (block.type === 'toolCall' ? [block.id] : [])),
+  );
+  expect(new Set(ids).size).toBe(3);
+  expect(ids.every((id) => id !== '')).toBe(true);
+  // Each result answers the call of its own id, in the transcript the model is sent next.
+  expect(results.map((message) => message.toolCallId)).toEqual(ids);
+  const lastRequest = rig.fake.requests[2]?.body as { messages: Array<Record<string, unknown>> };
+  const answered = lastRequest.messages.filter((message) => message.role === 'tool');
+  expect(answered.map((message) => message.tool_call_id)).toEqual(ids);
+});
+
 test('R3: finish_reason "length" inside tool-call arguments: the call fails unrun, the loop goes on', async () => {
   rig.fake.reply(
     sseReply(

@@ -5,7 +5,7 @@ import type { AgentJob } from '../../../src/client/job-client.js';
 import type { AssistantMessage, Message, ToolResultMessage } from '../../../src/core/index.js';
 import type { ProviderFactory } from '../../../src/providers/registry.js';
 import type { JobStore } from '../../../src/store/job-store.js';
-import type { AgentJobResult } from '../../../src/workflows/job-types.js';
+import type { AgentJobInput, AgentJobResult } from '../../../src/workflows/job-types.js';
 import {
   createTestWorker,
   folderText,
@@ -66,15 +66,16 @@ export class ProviderRig {
     }
   }
 
-  /** Starts a job with `model` in a fresh workspace folder. */
+  /** Starts a job with `model` in a fresh workspace folder (`input`: more of the job's input). */
   async startJob(
     model: string,
     prompt = 'do the task',
+    input: Partial<AgentJobInput> = {},
   ): Promise<{ job: AgentJob; folder: string }> {
     const folder = temporaryFolder('dar-provider-');
     const job = await startTestJob(
       { environment: this.environment, taskQueue: this.taskQueue, store: this.store },
-      jobInput({ model, workspace: folder, prompt }),
+      jobInput({ ...input, model, workspace: folder, prompt }),
     );
     return { job, folder };
   }

@@ -43,6 +43,31 @@ describe('model answer bounds (the callModel activity)', () => {
     expect(boundToolCall(toolCall(`${prefix}1`, 'read', {})).id).toBe(first);
   });
 
+  test('R4: every call of an answer gets an id of its own: missing, empty and repeated ids are made unique', () => {
+    const idsOf = (calls: ToolCall[]) =>
+      boundModelAnswer(assistant(calls)).content.flatMap((block) =>
+        block.type === 'toolCall' ? [block.id] : [],
+      );
+    const missing = { ...toolCall('x', 'ls', {}), id: undefined } as unknown as ToolCall;
+    expect(idsOf([toolCall('', 'ls', {}), missing, toolCall('', 'ls', {})])).toEqual([
+      'call_1',
+      'call_2',
+      'call_3',
+    ]);
+    // A repeated id keeps its first call's; later ones get the position, never a taken id.
+    expect(
+      idsOf([toolCall('same', 'ls', {}), toolCall('same', 'ls', {}), toolCall('same_2', 'ls', {})]),
+    ).toEqual(['same', 'same_2', 'same_2_3']);
+    // Ids that are already unique are left alone, the same answer always maps the same.
+    expect(idsOf([toolCall('a', 'ls', {}), toolCall('b', 'ls', {})])).toEqual(['a', 'b']);
+    // A repeated id at the length limit stays within it.
+    const long = 'i'.repeat(MAXIMUM_TOOL_CALL_ID_LENGTH);
+    const [first, second] = idsOf([toolCall(long, 'ls', {}), toolCall(long, 'ls', {})]);
+    expect(first).toBe(long);
+    expect(second).not.toBe(long);
+    expect(second!.length).toBeLessThanOrEqual(MAXIMUM_TOOL_CALL_ID_LENGTH);
+  });
+
   test('a name at the limit is kept', () => {
     const name = 'n'.repeat(MAXIMUM_TOOL_NAME_LENGTH);
     expect(boundToolCall(toolCall('c1', name, {})).name).toBe(name);
