@@ -10,19 +10,50 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * {@link observeResponses}, records each response's status and retry hint for that call alone
  * (AsyncLocalStorage keeps concurrent calls apart). Request headers are not touched and no
  * content is kept, so no key or content passes through here. When the call asks for it, the
- * arrival of each chunk of a body is told (not its bytes), which is how a stalled stream is seen.
+ * arrival of each chunk of a body is told (not its bytes), which is how a stalled stream is seen,
+ * and the body is searched for the API's end-of-stream marker, which is how a cut one is seen.
  */
 
 export interface ObservedResponse {
   status: number;
   /** From `retry-after-ms` or `retry-after` (seconds or an HTTP date), when present. */
   retryAfterMs?: number;
+  /** The response's `content-type`, when it has one. */
+  contentType?: string;
+  /** Whether the body held the call's end-of-stream marker (see `ObserveOptions.endOfStream`). */
+  endSeen?: boolean;
+  /** Set when a line of the body passed `MAXIMUM_STREAM_LINE_BYTES`: its read was failed. */
+  lineTooLong?: boolean;
 }
 
-/** What one call observes: its responses, and who hears that data arrived. */
-interface CallObservation {
+/** What a call asks of the observation of its responses. */
+export interface ObserveOptions {
+  /** Hears every sign of life: each response's headers and each chunk of a successful body. */
+  onData?: () => void;
+  /**
+   * The text with which the API's stream says the answer is complete (Chat Completions'
+   * `finish_reason` or `[DONE]`): looked for in each successful body, as `endSeen`. A stream
+   * cut short (a proxy's timeout, a server that crashed) can end as cleanly as a whole one.
+   */
+  endOfStream?: RegExp;
+}
+
+/**
+ * The longest line a successful body may have, in bytes. A stream's events are lines, and the
+ * SDKs buffer a line until it ends (re-reading the buffer as each chunk comes): a server that
+ * sends one endless line would fill the worker's memory, and pin its CPU, before the
+ * streamed-answer limit (which counts parsed deltas) ever sees a character. No answer is lost to
+ * it: an event holding more than the model answer's limit (1 Mi characters) would fail that
+ * limit anyway, and 1 Mi characters take at most 6 MiB even escaped as JSON.
+ */
+export const MAXIMUM_STREAM_LINE_BYTES = 8 * 1024 * 1024;
+
+/** Characters of a body kept from one chunk to the next, so that a marker split across two is found. */
+const MARKER_OVERLAP = 64;
+
+/** What one call observes: its responses, and what it asked for. */
+interface CallObservation extends ObserveOptions {
   responses: ObservedResponse[];
-  onData: (() => void) | undefined;
 }
 
 const calls = new AsyncLocalStorage<CallObservation>();
@@ -51,11 +82,11 @@ function installFetchWrapper(): void {
       const entry: ObservedResponse = { status: response.status };
       const wait = retryAfterMs(response.headers);
       if (wait !== undefined) entry.retryAfterMs = wait;
+      const contentType = response.headers.get('content-type');
+      if (contentType !== null) entry.contentType = contentType;
       call.responses.push(entry);
-      if (call.onData) {
-        call.onData();
-        if (response.ok) watchBody(response, call.onData);
-      }
+      call.onData?.();
+      if (response.ok) watchBody(response, entry, call);
     }
     return response;
   }) as Fetch & { [WRAPPED]?: true };
@@ -64,13 +95,19 @@ function installFetchWrapper(): void {
 }
 
 /**
- * Lets `onData` hear each chunk of a successful response's body as the SDK reads it. The body is
- * passed through unchanged; only `body` is replaced on this one response, the first time it is
- * read (an SDK reads a stream's `body`, an error's `text()`, never both).
+ * Watches a successful response's body as the SDK reads it: `onData` hears each chunk, the
+ * end-of-stream marker is looked for, and a line past `MAXIMUM_STREAM_LINE_BYTES` fails the read.
+ * The body is passed through unchanged; only `body` is replaced on this one response, the first
+ * time it is read (an SDK reads a stream's `body`, an error's `text()`, never both).
  */
-function watchBody(response: Response, onData: () => void): void {
+function watchBody(response: Response, entry: ObservedResponse, call: CallObservation): void {
   const original = response.body;
   if (!original) return;
+  const { onData, endOfStream } = call;
+  if (endOfStream) entry.endSeen = false;
+  const decoder = new TextDecoder();
+  let tail = '';
+  let lineBytes = 0;
   let watched: ReadableStream<Uint8Array> | undefined;
   Object.defineProperty(response, 'body', {
     configurable: true,
@@ -78,7 +115,22 @@ function watchBody(response: Response, onData: () => void): void {
       watched ??= original.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
-            onData();
+            onData?.();
+            const lastNewline = chunk.lastIndexOf(0x0a);
+            lineBytes =
+              lastNewline === -1 ? lineBytes + chunk.length : chunk.length - lastNewline - 1;
+            if (lineBytes > MAXIMUM_STREAM_LINE_BYTES) {
+              entry.lineTooLong = true;
+              controller.error(
+                new Error(`A line of the response passed ${MAXIMUM_STREAM_LINE_BYTES} bytes`),
+              );
+              return;
+            }
+            if (endOfStream && !entry.endSeen) {
+              const text = tail + decoder.decode(chunk, { stream: true });
+              entry.endSeen = endOfStream.test(text);
+              tail = text.slice(-MARKER_OVERLAP);
+            }
             controller.enqueue(chunk);
           },
         }),
@@ -91,15 +143,14 @@ function watchBody(response: Response, onData: () => void): void {
 /**
  * Runs `work` and returns what it resolved with and the HTTP responses received meanwhile, in
  * order. Install happens before `work` starts, so SDK clients created inside it see the wrapper.
- * `onData`, when given, hears every sign of life from the provider: each response's headers and
- * each chunk of a successful response's body (keep-alives included), as they arrive.
+ * See `ObserveOptions` for what else is watched.
  */
 export async function observeResponses<T>(
   work: () => Promise<T>,
-  onData?: () => void,
+  options: ObserveOptions = {},
 ): Promise<{ result: T; responses: ObservedResponse[] }> {
   installFetchWrapper();
   const responses: ObservedResponse[] = [];
-  const result = await calls.run({ responses, onData }, work);
+  const result = await calls.run({ ...options, responses }, work);
   return { result, responses };
 }

@@ -6,7 +6,11 @@ import {
   type ModelRequest,
 } from '../core/index.js';
 import { MissingApiKeyError, readApiKey } from './api-keys.js';
-import { observeResponses } from './http-observer.js';
+import {
+  MAXIMUM_STREAM_LINE_BYTES,
+  observeResponses,
+  type ObservedResponse,
+} from './http-observer.js';
 import { describeDuration } from '../job-input/duration.js';
 import { MODEL_IDLE_TIMEOUT_VARIABLE, modelIdleTimeoutFrom, watchIdle } from './model-idle.js';
 import type { ModelCallContext, ModelProvider } from './model-provider.js';
@@ -14,6 +18,7 @@ import { fromPiAssistant, toPiContext } from './pi-ai-messages.js';
 import { ModelSetupError, buildModel } from './pi-ai-models.js';
 import { classifyFailure } from './provider-errors.js';
 import type { RealProviderSpec } from './real-providers.js';
+import { endOfStreamMarker, isEventStream } from './stream-end.js';
 
 /** Failure type of a model call worth retrying; Temporal's retry policy backs off and retries. */
 export const MODEL_TRANSIENT_ERROR = 'ModelTransientError';
@@ -66,6 +71,46 @@ function providerSilent(model: string, limitMs: number, where: string): Applicat
     `${model}: nothing came from the provider (${where}) for ${describeDuration(limitMs)}: ` +
       `the request was stopped, to be sent again (${MODEL_IDLE_TIMEOUT_VARIABLE} sets this limit)`,
     MODEL_TRANSIENT_ERROR,
+  );
+}
+
+/** Never retried: a server that sends an endless line would very likely do it again. */
+function lineTooLong(model: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(
+    `${model}: a line of the provider's stream passed ${MAXIMUM_STREAM_LINE_BYTES} bytes: ` +
+      'stopped, over the limit',
+    MODEL_ANSWER_TOO_LARGE,
+  );
+}
+
+/**
+ * Retried: the stream ended cleanly but before the API's end of an answer (a proxy's timeout, a
+ * server restarted mid-answer). What came is a piece of an answer, perhaps a tool call cut
+ * inside its arguments, which pi-ai would hand over as if whole (R3).
+ */
+function streamCutShort(model: string): ApplicationFailure {
+  return ApplicationFailure.retryable(
+    `${model}: the provider's stream ended before the answer did (no end of stream came): ` +
+      'the partial answer was not kept, and the request is sent again',
+    MODEL_TRANSIENT_ERROR,
+  );
+}
+
+/**
+ * Why the successful response of a call cannot hold a streamed answer, if it cannot: a server
+ * that answered 200 with a web page or a plain JSON body (a base URL that names the wrong
+ * server or path, a server that ignores `stream`). Read as an empty answer, it would end the run
+ * as if the model had nothing to say.
+ */
+function notAStream(
+  answered: ObservedResponse | undefined,
+  spec: RealProviderSpec,
+): string | undefined {
+  const contentType = answered?.contentType;
+  if (contentType === undefined || isEventStream(contentType)) return undefined;
+  return (
+    `the server answered HTTP ${answered?.status} with ${contentType}, not an event stream: ` +
+    `check that ${spec.baseUrlVariable} names the API's base URL (for a local server, its /v1)`
   );
 }
 
@@ -129,7 +174,7 @@ export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProv
             if (idle.fired) throw silent();
             return events.result();
           },
-          () => idle.touch(),
+          { onData: () => idle.touch(), endOfStream: endOfStreamMarker(spec.api) },
         );
       } catch (error) {
         throw idle.fired && !context.signal.aborted ? silent() : error;
@@ -138,14 +183,28 @@ export function piAiProvider(spec: RealProviderSpec, modelId: string): ModelProv
       }
       const { result, responses } = observed;
       context.signal.throwIfAborted();
+      const name = `${spec.name} model ${modelId}`;
+      if (responses.some((response) => response.lineTooLong)) throw lineTooLong(name);
       const message = fromPiAssistant(result);
+      // The response that carried the answer (one refused with Retry-After may come before it).
+      const answered = responses.findLast(
+        (response) => response.status >= 200 && response.status < 300,
+      );
+      const wrongAnswer = notAStream(answered, spec);
+      if (wrongAnswer !== undefined) {
+        return { ...message, stopReason: 'error', errorMessage: `${name}: ${wrongAnswer}` };
+      }
+      if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+        if (answered?.endSeen === false) throw streamCutShort(name);
+        return message;
+      }
       if (message.stopReason !== 'error') return message;
 
       const failure = classifyFailure(message.errorMessage, responses);
       // With no HTTP status the call never got an answer ("Connection error."): name where it
       // went, the setting a user most likely got wrong (a local server's port, a base URL).
       const where = failure.status === undefined ? ` (${model.baseUrl})` : '';
-      const text = `${spec.name} model ${modelId}: ${failure.message}${where}`;
+      const text = `${name}: ${failure.message}${where}`;
       if (failure.transient) {
         throw ApplicationFailure.create({
           message: text,

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAXIMUM_STREAMED_ANSWER_LENGTH } from '../../../src/core/limits.js';
+import { MAXIMUM_STREAM_LINE_BYTES } from '../../../src/providers/http-observer.js';
 import { jsonReply, sseReply } from './fake-model-server.js';
 import { chatStream } from './openai-chat-stream.js';
 import {
@@ -237,6 +239,93 @@ test('R2: a stream that does not end is stopped past the streamed-answer limit: 
   expect(rig.fake.requests).toHaveLength(1);
   expect(rig.fake.requests[0]?.closedEarly).toBe(true);
   expect(written).toBeLessThan(4 * MAXIMUM_STREAMED_ANSWER_LENGTH);
+});
+
+test('R3: a stream that ends cleanly before finish_reason and [DONE] is a cut answer: its tool call never runs, the request is sent again', async () => {
+  // A proxy's timeout: the role chunk, a tool call's start and part of its arguments, then the
+  // connection ends as if the answer were whole.
+  const cut = chatStream({
+    finishReason: 'tool_calls',
+    toolCalls: [
+      { id: 'call_cut', name: 'bash', argumentChunks: ['{"command": "echo SAFE > trunc'] },
+    ],
+  }).slice(0, 3);
+  rig.fake.reply(
+    sseReply(cut),
+    sseReply(chatStream({ finishReason: 'stop', text: ['Nothing to run.'] })),
+  );
+  const { job, folder } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(existsSync(join(folder, 'trunc'))).toBe(false);
+  expect(toolResults(result.messages)).toEqual([]);
+  expect(assistantMessages(result.messages).map((message) => message.stopReason)).toEqual(['stop']);
+  expect(result.status.stopReason).toBe('stop');
+  expect(rig.fake.requests).toHaveLength(2);
+  expect(await historyText(job.handle)).toContain(
+    "the provider's stream ended before the answer did",
+  );
+});
+
+test('200 with a web page or a plain JSON body instead of a stream ends the run at once, naming the content type and the setting', async () => {
+  for (const [contentType, body] of [
+    ['text/html; charset=utf-8', '<html><body>Welcome to the web UI</body></html>'],
+    [
+      'application/json',
+      JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' },
+        ],
+      }),
+    ],
+  ] as const) {
+    rig.fake.reset();
+    rig.fake.reply((response) => {
+      response.writeHead(200, { 'content-type': contentType });
+      response.end(body);
+    });
+    const { job } = await rig.startJob(MODEL);
+    const result = await resultOf(job);
+
+    expect(result.status.stopReason).toBe('error');
+    expect(result.status.errorMessage).toBe(
+      `openai-compatible model some-model: the server answered HTTP 200 with ${contentType}, ` +
+        "not an event stream: check that DAR_OPENAI_BASE_URL names the API's base URL " +
+        '(for a local server, its /v1)',
+    );
+    // A setting to fix, not a passing failure: asked once.
+    expect(rig.fake.requests).toHaveLength(1);
+  }
+});
+
+test('R2: a stream line that never ends is stopped past its limit: the run ends as an error, the request is not sent again', async () => {
+  let written = 0;
+  // One event whose text keeps coming, with no line break: the SDK would buffer it for ever.
+  rig.fake.reply(async (response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: {"id":"chatcmpl-line","choices":[{"index":0,"delta":{"content":"');
+    const piece = 'x'.repeat(1024 * 1024);
+    while (!response.destroyed && written < 256 * 1024 * 1024) {
+      written += piece.length;
+      // At the pace the client reads: `written` is then about what it took before hanging up.
+      if (!response.write(piece)) {
+        await Promise.race([once(response, 'drain'), once(response, 'close')]);
+      }
+    }
+    response.end();
+  });
+  const { job } = await rig.startJob(MODEL, 'say everything');
+  const result = await resultOf(job);
+
+  expect(result.status.stopReason).toBe('error');
+  expect(result.status.errorMessage).toBe(
+    `openai-compatible model some-model: a line of the provider's stream passed ` +
+      `${MAXIMUM_STREAM_LINE_BYTES} bytes: stopped, over the limit`,
+  );
+  expect(rig.fake.requests).toHaveLength(1);
+  expect(written).toBeLessThan(4 * MAXIMUM_STREAM_LINE_BYTES);
 });
 
 test('503 with Retry-After: 2 waits the two seconds asked for (not the 1 s policy backoff)', async () => {

@@ -120,3 +120,35 @@ test('403 ends the run at once; an insufficient_quota 429 is not retried either'
   expect(brokeResult.status.stopReason).toBe('error');
   expect(brokeResult.status.errorMessage).toContain('exceeded your current quota');
 });
+
+test('R3: a Responses stream that ends before response.completed is a cut answer: its function call never runs, the request is sent again', async () => {
+  const whole = responsesStream(
+    [
+      {
+        type: 'function_call',
+        callId: 'call_cut',
+        name: 'bash',
+        argumentChunks: ['{"command":"echo SAFE > trunc"}'],
+      },
+    ],
+    { input: 10, output: 3 },
+  );
+  // Everything but the final event: the call is whole, the answer is not.
+  const cut = whole.filter((event) => event.event !== 'response.completed');
+  expect(cut).toHaveLength(whole.length - 1);
+  rig.fake.reply(
+    sseReply(cut),
+    sseReply(
+      responsesStream([{ type: 'message', chunks: ['Nothing run.'] }], { input: 10, output: 3 }),
+    ),
+  );
+  const { job, folder } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(() => readFileSync(join(folder, 'trunc'))).toThrow('ENOENT');
+  expect(assistantMessages(result.messages).map((message) => message.stopReason)).toEqual(['stop']);
+  expect(rig.fake.requests).toHaveLength(2);
+  expect(await historyText(job.handle)).toContain(
+    "the provider's stream ended before the answer did",
+  );
+});
