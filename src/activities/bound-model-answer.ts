@@ -13,6 +13,7 @@ import {
   type AssistantMessage,
   type OversizedToolCall,
   type ToolCall,
+  type Usage,
 } from '../core/index.js';
 import { MODEL_ANSWER_TOO_LARGE } from '../providers/pi-ai-provider.js';
 
@@ -103,15 +104,55 @@ function boundBlocks(content: readonly AssistantContent[]): AssistantContent[] {
   });
 }
 
+/** More tokens than any answer has; a count past it is a provider's mistake, kept as this much. */
+const MAXIMUM_REPORTED_TOKENS = 1e12;
+/** More US dollars than any answer costs; likewise. */
+const MAXIMUM_REPORTED_COST_USD = 1e9;
+
+/**
+ * A count a provider reported, as the job may add it up: a negative or unreadable one (NaN) is
+ * 0, a huge one the maximum. A negative count would let token and cost budgets never trip, and
+ * an infinite total (1e308 twice) cannot be stored as JSON, which failed the run after the
+ * answer had been paid for. A huge count still trips a budget, as it should.
+ */
+function reportedAmount(value: unknown, maximum: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) return 0;
+  return Math.min(value, maximum);
+}
+
+function boundUsage(usage: Usage): Usage {
+  const tokens = (value: unknown) => reportedAmount(value, MAXIMUM_REPORTED_TOKENS);
+  const dollars = (value: unknown) => reportedAmount(value, MAXIMUM_REPORTED_COST_USD);
+  return {
+    input: tokens(usage?.input),
+    output: tokens(usage?.output),
+    cacheRead: tokens(usage?.cacheRead),
+    cacheWrite: tokens(usage?.cacheWrite),
+    totalTokens: tokens(usage?.totalTokens),
+    cost: {
+      input: dollars(usage?.cost?.input),
+      output: dollars(usage?.cost?.output),
+      cacheRead: dollars(usage?.cost?.cacheRead),
+      cacheWrite: dollars(usage?.cost?.cacheWrite),
+      total: dollars(usage?.cost?.total),
+    },
+  };
+}
+
 /**
  * The model's answer as it may enter history. Oversized tool calls are bounded, every call has
- * an id of its own (`uniqueCallId`), calls past `MAXIMUM_TOOL_CALLS_PER_ANSWER` are marked to be
- * answered with an error, and an error text is bounded; if the message is still over
- * `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge text, say), the call fails at once and for good:
- * another generation would cost as much and very likely be as large.
+ * an id of its own (`uniqueCallId`), its usage is made of sane numbers (`reportedAmount`), calls
+ * past `MAXIMUM_TOOL_CALLS_PER_ANSWER` are marked to be answered with an error, and an error
+ * text is bounded; if the message is still over `MAXIMUM_MODEL_ANSWER_LENGTH` as JSON (a huge
+ * text, say), the call fails at once and for good: another generation would cost as much and
+ * very likely be as large.
  */
 export function boundModelAnswer(message: AssistantMessage): AssistantMessage {
-  const bounded: AssistantMessage = { ...message, content: boundBlocks(message.content) };
+  const bounded: AssistantMessage = {
+    ...message,
+    content: boundBlocks(message.content),
+    usage: boundUsage(message.usage),
+  };
   // A provider's error text can echo the whole request; the status query shows it.
   if (typeof message.errorMessage === 'string') {
     bounded.errorMessage = quoteBounded(message.errorMessage, MAXIMUM_ERROR_TEXT_LENGTH);

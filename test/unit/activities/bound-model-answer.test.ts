@@ -68,6 +68,28 @@ describe('model answer bounds (the callModel activity)', () => {
     expect(second!.length).toBeLessThanOrEqual(MAXIMUM_TOOL_CALL_ID_LENGTH);
   });
 
+  test('usage a provider reports is made of sane numbers: negative and NaN are 0, huge ones capped', () => {
+    const reported = {
+      input: -5_000_000,
+      output: 1e308,
+      cacheRead: Number.NaN,
+      cacheWrite: 12,
+      totalTokens: Number.POSITIVE_INFINITY,
+      cost: { input: -75, output: 1e308, cacheRead: 0, cacheWrite: 0.5, total: -75.075 },
+    };
+    const { usage } = boundModelAnswer({ ...assistant([text('ok')]), usage: reported });
+    expect(usage).toEqual({
+      input: 0,
+      output: 1e12,
+      cacheRead: 0,
+      cacheWrite: 12,
+      totalTokens: 1e12,
+      cost: { input: 0, output: 1e9, cacheRead: 0, cacheWrite: 0.5, total: 0 },
+    });
+    // Summed over many answers it stays a JSON number.
+    expect(Number.isFinite(usage.totalTokens * 1_000_000)).toBe(true);
+  });
+
   test('a name at the limit is kept', () => {
     const name = 'n'.repeat(MAXIMUM_TOOL_NAME_LENGTH);
     expect(boundToolCall(toolCall('c1', name, {})).name).toBe(name);
