@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { streamErrorIn, type StreamError } from './stream-error.js';
 
 /**
  * Lets a model call see the HTTP status and `Retry-After` of the responses its provider SDK got.
@@ -11,7 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * (AsyncLocalStorage keeps concurrent calls apart). Request headers are not touched and no
  * content is kept, so no key or content passes through here. When the call asks for it, the
  * arrival of each chunk of a body is told (not its bytes), which is how a stalled stream is seen,
- * and the body is searched for the API's end-of-stream marker, which is how a cut one is seen.
+ * and the body is searched for the API's end-of-stream marker, which is how a cut one is seen,
+ * and its last lines for an error event, whose type says whether a retry may help.
  */
 
 export interface ObservedResponse {
@@ -24,6 +26,8 @@ export interface ObservedResponse {
   endSeen?: boolean;
   /** Set when a line of the body passed `MAXIMUM_STREAM_LINE_BYTES`: its read was failed. */
   lineTooLong?: boolean;
+  /** An error event the body ended with (see `streamErrorIn`). */
+  streamError?: StreamError;
 }
 
 /** What a call asks of the observation of its responses. */
@@ -50,6 +54,8 @@ export const MAXIMUM_STREAM_LINE_BYTES = 8 * 1024 * 1024;
 
 /** Characters of a body kept from one chunk to the next, so that a marker split across two is found. */
 const MARKER_OVERLAP = 64;
+/** Characters of a body's end kept to read an error event from (bounded; never stored). */
+const ENDING_KEPT = 8 * 1024;
 
 /** What one call observes: its responses, and what it asked for. */
 interface CallObservation extends ObserveOptions {
@@ -96,7 +102,8 @@ function installFetchWrapper(): void {
 
 /**
  * Watches a successful response's body as the SDK reads it: `onData` hears each chunk, the
- * end-of-stream marker is looked for, and a line past `MAXIMUM_STREAM_LINE_BYTES` fails the read.
+ * end-of-stream marker is looked for, a line past `MAXIMUM_STREAM_LINE_BYTES` fails the read, and
+ * an error event at its end is kept as `streamError`.
  * The body is passed through unchanged; only `body` is replaced on this one response, the first
  * time it is read (an SDK reads a stream's `body`, an error's `text()`, never both).
  */
@@ -106,7 +113,7 @@ function watchBody(response: Response, entry: ObservedResponse, call: CallObserv
   const { onData, endOfStream } = call;
   if (endOfStream) entry.endSeen = false;
   const decoder = new TextDecoder();
-  let tail = '';
+  let ending = '';
   let lineBytes = 0;
   let watched: ReadableStream<Uint8Array> | undefined;
   Object.defineProperty(response, 'body', {
@@ -126,10 +133,16 @@ function watchBody(response: Response, entry: ObservedResponse, call: CallObserv
               );
               return;
             }
+            const text = decoder.decode(chunk, { stream: true });
             if (endOfStream && !entry.endSeen) {
-              const text = tail + decoder.decode(chunk, { stream: true });
-              entry.endSeen = endOfStream.test(text);
-              tail = text.slice(-MARKER_OVERLAP);
+              entry.endSeen = endOfStream.test(ending.slice(-MARKER_OVERLAP) + text);
+            }
+            ending = (ending + text).slice(-ENDING_KEPT);
+            // Read as it comes (the SDK stops reading at the error event, so no flush follows),
+            // over the kept ending, as an event may come in pieces.
+            if (ending.includes('"error"')) {
+              const streamError = streamErrorIn(ending);
+              if (streamError) entry.streamError = streamError;
             }
             controller.enqueue(chunk);
           },

@@ -109,12 +109,15 @@ export function classifyFailure(
 ): ModelFailure {
   const text = errorMessage ?? '';
   const failed = responses.findLast((response) => response.status >= 400);
-  const status = failed?.status ?? statusFromText(text);
+  // A stream that began with 200 and ended with an error event: its own type and status.
+  const streamError = failed ? undefined : responses.findLast((r) => r.streamError)?.streamError;
+  const status = failed?.status ?? streamError?.status ?? statusFromText(text);
   const transient = NEVER_TRANSIENT.test(text)
     ? false
     : status !== undefined
       ? isTransientStatus(status)
-      : TRANSIENT_ERROR_TYPES.test(text) || NETWORK_FAILURES.test(text);
+      : TRANSIENT_ERROR_TYPES.test(`${streamError?.type ?? ''} ${text}`) ||
+        NETWORK_FAILURES.test(text);
   const failure: ModelFailure = { transient, message: tidyErrorText(text, status) };
   if (status !== undefined) failure.status = status;
   const wait = failed?.retryAfterMs ?? retryAfterFromText(text);

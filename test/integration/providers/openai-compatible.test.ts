@@ -267,6 +267,34 @@ test('R3: a stream that ends cleanly before finish_reason and [DONE] is a cut an
   );
 });
 
+test('a server error sent inside a 200 stream is retried: the next attempt answers, nothing of the first is kept', async () => {
+  const [role, first] = chatStream({ finishReason: 'stop', text: ['Par'] });
+  rig.fake.reply(
+    sseReply([
+      role!,
+      first!,
+      {
+        data: JSON.stringify({
+          error: {
+            message: 'The server had an error while processing your request',
+            type: 'server_error',
+            code: 500,
+          },
+        }),
+      },
+    ]),
+    sseReply(chatStream({ finishReason: 'stop', text: ['Whole answer.'] })),
+  );
+  const { job } = await rig.startJob(MODEL);
+  const result = await resultOf(job);
+
+  expect(result.status.stopReason).toBe('stop');
+  expect(assistantMessages(result.messages).map((message) => message.content)).toEqual([
+    [{ type: 'text', text: 'Whole answer.' }],
+  ]);
+  expect(rig.fake.requests).toHaveLength(2);
+});
+
 test('200 with a web page or a plain JSON body instead of a stream ends the run at once, naming the content type and the setting', async () => {
   for (const [contentType, body] of [
     ['text/html; charset=utf-8', '<html><body>Welcome to the web UI</body></html>'],

@@ -108,6 +108,26 @@ describe('classifyFailure', () => {
     expect(failure).toEqual({ transient: true, message: 'Overloaded (overloaded_error)' });
   });
 
+  test("a 200 stream that ended with an error event is judged by that event's type and code", () => {
+    // The OpenAI SDK keeps only the message of `data: {"error":{...}}`.
+    const message = 'The server had an error while processing your request';
+    expect(
+      classifyFailure(message, [
+        { status: 200, streamError: { type: 'server_error', status: 500 } },
+      ]),
+    ).toEqual({ transient: true, status: 500, message: `HTTP 500: ${message}` });
+    expect(
+      classifyFailure(message, [{ status: 200, streamError: { type: 'server_error' } }]),
+    ).toEqual({ transient: true, message });
+    expect(
+      classifyFailure('Bad tool schema', [
+        { status: 200, streamError: { type: 'invalid_request_error', status: 400 } },
+      ]).transient,
+    ).toBe(false);
+    // Without the event, the same words end the run, as before.
+    expect(classifyFailure(message, [{ status: 200 }]).transient).toBe(false);
+  });
+
   test('Retry-After is capped, and read from the words when there is no header', () => {
     expect(
       classifyFailure('429 slow down', [{ status: 429, retryAfterMs: 86_400_000 }]).retryAfterMs,
