@@ -16,7 +16,7 @@ import { loadTranscript, type ReadObject } from '../transcript/transcript-nodes.
 import { firstReleaseJob } from './first-release-job.js';
 import { checkPolicyLimits } from '../policy/policy-file.js';
 import { checkNewJobId } from './job-id.js';
-import { checkMessageLength } from './message-length.js';
+import { checkMessageLength, checkMessageNotEmpty } from './message-length.js';
 import { sendingPayload } from './payload-limit.js';
 import { startWithJobAttributes } from './start-attributes.js';
 import { EVENT_PAGE_SIZE, readStoredEvents, readStoredStatus } from './stored-job-reads.js';
@@ -210,17 +210,22 @@ export class AgentJob {
     }
   }
 
-  /** Queues a steering message (R20); one over `MAXIMUM_USER_MESSAGE_LENGTH` is refused. */
+  /**
+   * Queues a steering message (R20). Refused before it is sent: an empty (or white-space only)
+   * one (`EmptyMessageError`), one over `MAXIMUM_USER_MESSAGE_LENGTH` (`MessageTooLongError`).
+   */
   async steer(text: string): Promise<void> {
     checkMessageLength('The steering message', text);
+    checkMessageNotEmpty('The steering message', text);
     return sendingPayload('The steering message', text, () =>
       this.handle.signal(steerSignal, text),
     );
   }
 
-  /** Queues a follow-up message (R20); one over `MAXIMUM_USER_MESSAGE_LENGTH` is refused. */
+  /** Queues a follow-up message (R20); refused before it is sent as `steer`'s is. */
   async followUp(text: string): Promise<void> {
     checkMessageLength('The follow-up message', text);
+    checkMessageNotEmpty('The follow-up message', text);
     return sendingPayload('The follow-up message', text, () =>
       this.handle.signal(followUpSignal, text),
     );

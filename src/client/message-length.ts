@@ -21,6 +21,26 @@ export class MessageTooLongError extends Error {
   }
 }
 
+/**
+ * A steering or follow-up message that is empty or only white space: refused before it is
+ * sent, since the job would spend a model call on a user message that says nothing.
+ */
+export class EmptyMessageError extends Error {
+  override readonly name = 'EmptyMessageError';
+
+  constructor(
+    /** What was sent, as a sentence starts: `The steering message`, ... */
+    readonly what: string,
+  ) {
+    super(`${what} is empty: give the text the agent should read`);
+  }
+}
+
+/** Throws an {@link EmptyMessageError} for a text that is empty or only white space. */
+export function checkMessageNotEmpty(what: string, text: string): void {
+  if (text.trim() === '') throw new EmptyMessageError(what);
+}
+
 /** Throws a {@link MessageTooLongError} for a text over the limit (or not a string). */
 export function checkMessageLength(what: string, text: string): void {
   if (typeof text !== 'string') throw new TypeError(`${what} must be a string`);

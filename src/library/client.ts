@@ -7,7 +7,7 @@ export {
   type StartJobOptions,
 } from '../client/job-client.js';
 export { PayloadTooLargeError } from '../client/payload-limit.js';
-export { MessageTooLongError } from '../client/message-length.js';
+export { EmptyMessageError, MessageTooLongError } from '../client/message-length.js';
 export { JobIdError, MAXIMUM_JOB_ID_BYTES } from '../client/job-id.js';
 export type {
   AgentJobInput,

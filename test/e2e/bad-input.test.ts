@@ -178,6 +178,22 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
     expect(readServerJson(fresh)).toBeUndefined();
   });
 
+  test('an empty or blank steering or follow-up message is refused before anything is sent', async () => {
+    for (const [command, text, what] of [
+      ['steer', '', 'steering'],
+      ['follow-up', '  \t ', 'follow-up'],
+    ] as const) {
+      // Refused before the job is even looked up: a running server answers no question.
+      const result = await dar([command, 'no-such-id', text], { stateDir: liveState });
+      expectUsageError(
+        result,
+        new RegExp(
+          `^dar ${command}: The ${what} message is empty: give the text the agent should read$`,
+        ),
+      );
+    }
+  });
+
   test('an id of any size is quoted bounded in the answer', async () => {
     const fresh = join(root, 'fresh-state-long-id');
     const result = await dar(['status', 'x'.repeat(100_000), '--state-dir', fresh]);

@@ -2,6 +2,7 @@ import { getJob } from '../../client/job-client.js';
 import { openConnection, type CliConnection } from '../connection.js';
 import { runningJob } from '../job-reader.js';
 import { jobListQuery } from '../../client/job-list-filter.js';
+import { checkMessageNotEmpty, EmptyMessageError } from '../../client/message-length.js';
 import { parseFlags } from '../parse-flags.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
@@ -65,10 +66,19 @@ export function messageCommand(kind: 'steer' | 'follow-up') {
       { min: 2, max: 2, names: 'a job id and a "<text>"' },
     );
     const jobId = positionals[0] ?? '';
+    const text = positionals[1] ?? '';
+    try {
+      checkMessageNotEmpty(
+        kind === 'steer' ? 'The steering message' : 'The follow-up message',
+        text,
+      );
+    } catch (error) {
+      if (error instanceof EmptyMessageError) throw new UsageError(error.message);
+      throw error;
+    }
     const connection = await openConnection(values['state-dir'], { jobId });
     try {
       const job = await runningJob(connection, jobId, 'it takes no more messages');
-      const text = positionals[1] ?? '';
       await (kind === 'steer' ? job.steer(text) : job.followUp(text));
       console.log(
         `Queued ${kind === 'steer' ? 'steering' : 'follow-up'} message for ${job.workflowId}`,
