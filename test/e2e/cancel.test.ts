@@ -122,3 +122,42 @@ test('dar status on the cancelled job says its outcome: cancelled', async () => 
   expectExit(status, 0);
   expect(status.stdout).toContain('outcome:    cancelled\n');
 });
+
+test('dar cancel with no worker running says the job stops once a worker runs it; dar worker then ends it cancelled', async () => {
+  // A queue of its own: the worker of `dar run` above polled the default one lately.
+  const taskQueue = `no-worker-yet-${process.pid}`;
+  const env = { DAR_TASK_QUEUE: taskQueue };
+  const script = writeScript(root, 'no-worker.json', [finalTurn('Answered.')]);
+  const started = await dar(
+    ['run', 'answer', '--detach', '--model', `scripted:${script}`, '--state-dir', stateDir],
+    { cwd: workspace, env, timeoutMs: 60_000 },
+  );
+  expectExit(started, 0);
+  const detachedId = started.stdout.trim();
+  expect(linesOf(started.stderr)).toContain(
+    `No worker takes jobs from task queue ${taskQueue} now: \`dar worker\` carries job ${detachedId} on.`,
+  );
+
+  const cancel = await dar(['cancel', detachedId, '--state-dir', stateDir], { timeoutMs: 60_000 });
+  expectExit(cancel, 0);
+  expect(cancel.stdout).toBe(`Cancellation requested for ${detachedId}\n`);
+  expect(linesOf(cancel.stderr)).toContain(
+    `No worker takes jobs from task queue ${taskQueue} now: job ${detachedId} stops when \`dar worker\` carries it on.`,
+  );
+
+  // The request was kept: the first worker to run the job ends it cancelled.
+  const worker = startDar(['worker', '--state-dir', stateDir], { env, timeoutMs: 120_000 });
+  try {
+    await waitFor(
+      'the job to end',
+      async () => {
+        const status = await dar(['status', detachedId, '--state-dir', stateDir]);
+        return status.stdout.includes('outcome:    cancelled');
+      },
+      { timeoutMs: 90_000, intervalMs: 1000 },
+    );
+  } finally {
+    worker.signal('SIGTERM');
+    await worker.done;
+  }
+}, 180_000);

@@ -1,6 +1,7 @@
 import { getJob } from '../../client/job-client.js';
 import { openConnection, type CliConnection } from '../connection.js';
 import { runningJob } from '../job-reader.js';
+import { noteWhenNoWorker } from '../no-worker-note.js';
 import { jobListQuery } from '../../client/job-list-filter.js';
 import { checkMessageNotEmpty, EmptyMessageError } from '../../client/message-length.js';
 import { parseFlags } from '../parse-flags.js';
@@ -50,6 +51,13 @@ export async function cancelCommand(argv: string[]): Promise<number> {
     const job = await runningJob(connection, jobId ?? '', 'nothing to cancel');
     await job.cancel();
     console.log(`Cancellation requested for ${job.workflowId}`);
+    // The request is kept in the job's history: it takes effect when a worker runs the job.
+    const { taskQueue } = await job.handle.describe();
+    await noteWhenNoWorker(
+      connection,
+      taskQueue,
+      `job ${job.workflowId} stops when \`dar worker\` carries it on`,
+    );
     return EXIT_OK;
   } finally {
     await connection.close();

@@ -9,7 +9,7 @@ import type { AgentJobInput } from '../../workflows/job-types.js';
 import { openConnection } from '../connection.js';
 import { stdoutClosed } from '../closed-output.js';
 import { endingSummary } from '../ending-summary.js';
-import { workerPollsLately } from '../worker-presence.js';
+import { noteWhenNoWorker } from '../no-worker-note.js';
 import { createFollowPrinter } from '../follow-printer.js';
 import { parseBudgetFlags } from '../../job-input/budget-flags.js';
 import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
@@ -172,11 +172,11 @@ async function runJob(
     if (values.detach) {
       console.log(job.workflowId);
       const { taskQueue } = await job.handle.describe();
-      if (!(await workerPollsLately(connection.client, connection.namespace, taskQueue))) {
-        process.stderr.write(
-          `No worker takes jobs from task queue ${taskQueue} now: \`dar worker\` carries job ${job.workflowId} on.\n`,
-        );
-      }
+      await noteWhenNoWorker(
+        connection,
+        taskQueue,
+        `\`dar worker\` carries job ${job.workflowId} on`,
+      );
       return EXIT_OK;
     }
     process.stderr.write(`${attached ? 'Attached to' : 'Started'} job ${job.workflowId}\n`);
