@@ -1,5 +1,5 @@
 import type { JobBudget } from '../workflows/job-budget.js';
-import { parseDuration } from './duration.js';
+import { checkFlagDuration, parseDuration } from './duration.js';
 import { UsageError } from './usage-error.js';
 
 /** The budget flags of `dar run`, as typed. */
@@ -43,6 +43,7 @@ export function parseBudgetFlags(flags: BudgetFlags): JobBudget | undefined {
         `--max-time must be a duration such as 90s, 30m or 2h, not "${flags.maxTime}"`,
       );
     }
+    checkFlagDuration('--max-time', flags.maxTime, milliseconds);
     budget.maxWallTimeMs = milliseconds;
   }
   return Object.keys(budget).length > 0 ? budget : undefined;

@@ -1,3 +1,5 @@
+import { UsageError } from './usage-error.js';
+
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** `90s`, `30m`, `2h`, `1.5h`, `500ms` in milliseconds; undefined when it is not one. */
@@ -14,4 +16,18 @@ export function describeDuration(milliseconds: number): string {
   if (milliseconds < 1000) return `${milliseconds} ms`;
   if (milliseconds % 60_000 === 0) return `${milliseconds / 60_000} min`;
   return `${Math.round(milliseconds / 1000)} s`;
+}
+
+/**
+ * The longest duration a command-line flag takes: 100 years, far past any job's. A longer one
+ * would make dates no `Date` can hold (`dar prune` printed its report with one) or timers Temporal
+ * refuses.
+ */
+export const MAXIMUM_FLAG_DURATION_MS = 100 * 365 * 86_400_000;
+
+/** Throws a {@link UsageError} naming the maximum when a flag's duration is past it. */
+export function checkFlagDuration(flag: string, text: string, milliseconds: number): void {
+  if (milliseconds > MAXIMUM_FLAG_DURATION_MS) {
+    throw new UsageError(`${flag} must be at most 100 years, not "${text}"`);
+  }
 }

@@ -86,6 +86,16 @@ const runMistakes: Array<[string, string[], RegExp]> = [
     /^dar run: --max-time must be a duration such as 90s, 30m or 2h, not "30"$/,
   ],
   [
+    'budget: --max-time over 100 years',
+    ['--model', demoScript, '--max-time', '99999999999h'],
+    /^dar run: --max-time must be at most 100 years, not "99999999999h"$/,
+  ],
+  [
+    '--keep-open over 100 years',
+    ['--model', demoScript, '--keep-open', '876001h'],
+    /^dar run: --keep-open must be at most 100 years, not "876001h"$/,
+  ],
+  [
     'budget: --max-cost that is not positive',
     ['--model', demoScript, '--max-cost', '0'],
     /^dar run: --max-cost must be a positive amount in US dollars, not "0"$/,
@@ -231,6 +241,24 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
       result,
       /^dar cancel: No job with id no-such-id in the state folder \/\S+ \(another folder's jobs: --state-dir DIR or DAR_STATE_DIR\)$/,
     );
+  });
+
+  test('dar prune with a duration over 100 years deletes nothing and starts nothing', async () => {
+    const stateDir = join(root, 'never-prune');
+    for (const [flags, problem] of [
+      [
+        ['--older-than', '0d', '--grace', '99999999999d'],
+        /^dar prune: --grace must be at most 100 years, not "99999999999d"$/,
+      ],
+      [
+        ['--older-than', '36501d'],
+        /^dar prune: --older-than must be at most 100 years, not "36501d"$/,
+      ],
+    ] as const) {
+      const result = await dar(['prune', ...flags, '--apply', '--state-dir', stateDir]);
+      expectUsageError(result, problem);
+    }
+    expect(existsSync(stateDir)).toBe(false);
   });
 
   test('unknown command', async () => {

@@ -21,6 +21,16 @@ test.each(['', '10', '5 minutes', '-1m', '0s', '2d', 'soon', '1e3s'])(
   },
 );
 
+test('--keep-open takes up to 100 years, and refuses a longer one naming the maximum', () => {
+  expect(parseKeepOpen('876000h')).toBe(100 * 365 * 86_400_000);
+  for (const text of ['876001h', '99999999999h', `${'9'.repeat(400)}h`]) {
+    expect(() => parseKeepOpen(text)).toThrow(UsageError);
+    expect(() => parseKeepOpen(text)).toThrow(
+      `--keep-open must be at most 100 years, not "${text}"`,
+    );
+  }
+});
+
 test('the job input carries keepOpenMs, and it passes the schema the workflow checks at entry', () => {
   const input = buildJobInput({
     prompt: 'hello',

@@ -1,4 +1,4 @@
-import { parseDuration } from '../../job-input/duration.js';
+import { checkFlagDuration, parseDuration } from '../../job-input/duration.js';
 import {
   DEFAULT_GRACE_MS,
   MINIMUM_GRACE_MS,
@@ -56,7 +56,8 @@ export async function pruneCommand(argv: string[]): Promise<number> {
 
 /**
  * A duration flag: `30d` (days, which the other flags do not take), or `12h`, `90m` ... Zero
- * (`0d`, `0s`) is a duration too: `--older-than 0d` prunes every job that has ended.
+ * (`0d`, `0s`) is a duration too: `--older-than 0d` prunes every job that has ended. At most
+ * 100 years.
  */
 function durationFlag(flag: string, text: string): number {
   if (/^0+(?:\.0+)?(?:ms|s|m|h|d)$/.test(text.trim())) return 0;
@@ -65,6 +66,7 @@ function durationFlag(flag: string, text: string): number {
   if (milliseconds === undefined || !(milliseconds >= 1)) {
     throw new UsageError(`${flag} must be a duration such as 30d, 12h or 90m, not "${text}"`);
   }
+  checkFlagDuration(flag, text, milliseconds);
   return milliseconds;
 }
 

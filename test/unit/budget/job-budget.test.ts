@@ -141,6 +141,7 @@ describe('budget flags and the input schema', () => {
     [{ maxCost: '-1' }, '--max-cost'],
     [{ maxCost: '0' }, '--max-cost'],
     [{ maxTime: '10' }, '--max-time'],
+    [{ maxTime: '876001h' }, '--max-time must be at most 100 years, not "876001h"'],
   ])('a bad value (%j) is a usage error naming its flag', (flags, flag) => {
     expect(() => parseBudgetFlags(flags)).toThrow(UsageError);
     expect(() => parseBudgetFlags(flags)).toThrow(flag);
