@@ -261,6 +261,20 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
     expect(existsSync(stateDir)).toBe(false);
   });
 
+  test('dar events --after past the safe integers, or not a cursor, names the flag', async () => {
+    const stateDir = join(root, 'never-events-after');
+    for (const after of ['99999999999999999999', '1:99999999999999999999', '3:x']) {
+      const result = await dar(['events', 'some-id', '--after', after, '--state-dir', stateDir]);
+      expectUsageError(
+        result,
+        new RegExp(
+          `^dar events: --after must be a sequence number \\(SEQ\\) or a live cursor \\(SEQ:LIVESEQ\\), each at most 9007199254740991, not "${after}"$`,
+        ),
+      );
+    }
+    expect(existsSync(stateDir)).toBe(false);
+  });
+
   test('unknown command', async () => {
     const stateDir = join(root, 'never-unknown-command');
     const result = await dar(['frobnicate', '--state-dir', stateDir]);

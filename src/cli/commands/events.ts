@@ -56,13 +56,15 @@ export async function eventsCommand(argv: string[]): Promise<number> {
     { min: 1, max: 1, names: 'a job id' },
   );
   const cursor = /^(\d+)(?::(\d+))?$/.exec(values.after ?? '0');
-  if (!cursor) {
+  const afterSeq = Number(cursor?.[1]);
+  const afterLiveSeq = Number(cursor?.[2] ?? '0');
+  // Past the safe integers a number cannot name one event: the store refuses it.
+  if (!Number.isSafeInteger(afterSeq) || !Number.isSafeInteger(afterLiveSeq)) {
     throw new UsageError(
-      `--after must be a sequence number (SEQ) or a live cursor (SEQ:LIVESEQ), not "${values.after}"`,
+      `--after must be a sequence number (SEQ) or a live cursor (SEQ:LIVESEQ), each at most ` +
+        `${Number.MAX_SAFE_INTEGER}, not "${values.after}"`,
     );
   }
-  const afterSeq = Number(cursor[1]);
-  const afterLiveSeq = Number(cursor[2] ?? '0');
   const jobId = positionals[0] ?? '';
   const printer = createFollowPrinter({ json: values.json ?? false, out: process.stdout });
   const print = (event: SequencedEvent) => printer.event(event);
