@@ -23,7 +23,9 @@ function cursorOf(lastEventId: string | string[] | undefined, after: string | nu
   const [seqText = '', liveText = '0', ...rest] = text.split(':');
   const seq = Number(seqText);
   const liveSeq = Number(liveText);
-  const valid = (value: number) => Number.isInteger(value) && value >= 0;
+  // Past the safe integers a number names no event: the store would refuse it on every read,
+  // and the page would reconnect every 2 s for ever.
+  const valid = (value: number) => Number.isSafeInteger(value) && value >= 0;
   if (rest.length > 0 || seqText === '' || !valid(seq) || !valid(liveSeq)) {
     throw new HttpError(400, `after must be SEQ or SEQ:LIVESEQ, not "${text}"`);
   }
