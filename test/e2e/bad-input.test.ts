@@ -227,6 +227,27 @@ describe('other commands with bad input: exit 2, one stderr line', () => {
     );
   });
 
+  test('every job command refuses an empty job id, naming the problem', async () => {
+    for (const args of [
+      ['status', ''],
+      ['events', ''],
+      ['events', '', '--follow'],
+      ['cancel', ''],
+      ['steer', '', 'text'],
+      ['follow-up', '', 'text'],
+      ['approve', '', 'call-1'],
+      ['deny', '', 'call-1'],
+    ]) {
+      const result = await dar(args, { stateDir: liveState });
+      expectUsageError(
+        result,
+        new RegExp(
+          `^dar ${args[0]}: The job id is empty: give the id \`dar run\` printed or \`dar list\` shows$`,
+        ),
+      );
+    }
+  });
+
   test('dar status no-such-id', async () => {
     const result = await dar(['status', 'no-such-id', '--state-dir', liveState]);
     expectUsageError(

@@ -14,6 +14,7 @@ import { openConnection, type CliConnection } from '../connection.js';
 import { readJob } from '../job-reader.js';
 import { StandbyWorker } from '../standby-worker.js';
 import { parseFlags } from '../parse-flags.js';
+import { jobIdArgument } from '../job-id-argument.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../usage-error.js';
 import { terminalText } from '../../client/terminal-text.js';
 
@@ -128,6 +129,7 @@ export function decideCommand(decision: 'approve' | 'deny') {
     if (!bulk && (values.all || positionals.length !== 2)) {
       throw new UsageError(`dar ${decision}: give a job id and a call id, or --batch ID --all`);
     }
+    const jobId = bulk ? '' : jobIdArgument(positionals);
     const by = values.by ?? operatorName();
     const choice = {
       decision,
@@ -164,7 +166,7 @@ export function decideCommand(decision: 'approve' | 'deny') {
         }
         return refused.length > 0 ? EXIT_USAGE : EXIT_OK;
       }
-      const [jobId = '', toolCallId = ''] = positionals;
+      const toolCallId = positionals[1] ?? '';
       // One id for both tries below: a retry is the same decision, recorded once.
       const updateId = `approval-${toolCallId}-${crypto.randomUUID()}`;
       const job = getJob(connection.client, jobId, connection.store);

@@ -5,6 +5,7 @@ import { noteWhenNoWorker } from '../no-worker-note.js';
 import { jobListQuery } from '../../client/job-list-filter.js';
 import { checkMessageNotEmpty, EmptyMessageError } from '../../client/message-length.js';
 import { parseFlags } from '../parse-flags.js';
+import { jobIdArgument } from '../job-id-argument.js';
 import { EXIT_OK, UsageError } from '../usage-error.js';
 
 /**
@@ -39,7 +40,7 @@ export async function cancelCommand(argv: string[]): Promise<number> {
   }
   const batch = values.batch;
   const batchQuery = batch === undefined ? undefined : jobListQuery({ batch, runningOnly: true });
-  const jobId = batch === undefined ? (positionals[0] ?? '') : undefined;
+  const jobId = batch === undefined ? jobIdArgument(positionals) : undefined;
   const connection = await openConnection(
     values['state-dir'],
     jobId === undefined ? {} : { jobId },
@@ -73,7 +74,7 @@ export function messageCommand(kind: 'steer' | 'follow-up') {
       { 'state-dir': { type: 'string' } },
       { min: 2, max: 2, names: 'a job id and a "<text>"' },
     );
-    const jobId = positionals[0] ?? '';
+    const jobId = jobIdArgument(positionals);
     const text = positionals[1] ?? '';
     try {
       checkMessageNotEmpty(

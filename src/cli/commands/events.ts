@@ -9,6 +9,7 @@ import { passEventPages } from '../event-pages.js';
 import { passFinishedJobEvents } from '../finished-job-events.js';
 import { openCliJobStore } from '../job-store-connection.js';
 import { parseFlags } from '../parse-flags.js';
+import { jobIdArgument } from '../job-id-argument.js';
 import { storeHoldsNothingOfEndedJob } from '../../client/deleted-job-data.js';
 import { prunedJobNote } from '../pruned-job.js';
 import { UsageError, EXIT_FAILED, EXIT_OK } from '../usage-error.js';
@@ -65,7 +66,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
         `${Number.MAX_SAFE_INTEGER}, not "${values.after}"`,
     );
   }
-  const jobId = positionals[0] ?? '';
+  const jobId = jobIdArgument(positionals);
   const printer = createFollowPrinter({ json: values.json ?? false, out: process.stdout });
   const print = (event: SequencedEvent) => printer.event(event);
 

@@ -3,6 +3,7 @@ import { budgetStopLine, budgetUsageLine } from '../budget-format.js';
 import { openConnection } from '../connection.js';
 import { describedJob, readJob } from '../job-reader.js';
 import { parseFlags } from '../parse-flags.js';
+import { jobIdArgument } from '../job-id-argument.js';
 import { storeHoldsNothingOfEndedJob } from '../../client/deleted-job-data.js';
 import { prunedJobNote } from '../pruned-job.js';
 import { EXIT_FAILED, EXIT_OK } from '../usage-error.js';
@@ -15,7 +16,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
     { json: { type: 'boolean' }, 'state-dir': { type: 'string' } },
     { min: 1, max: 1, names: 'a job id' },
   );
-  const jobId = positionals[0] ?? '';
+  const jobId = jobIdArgument(positionals);
   const connection = await openConnection(values['state-dir'], { jobId });
   try {
     const { job, description } = await describedJob(connection, jobId);
