@@ -19,14 +19,13 @@ import type { JobStore } from '../store/job-store.js';
 import { createFileToolJournal, pruneToolJournal } from '../tools/file-tool-journal.js';
 import type { ToolJournal } from '../tools/tool-journal.js';
 import { builtinTools } from '../tools/index.js';
-import { modelIdleTimeoutFrom } from '../providers/model-idle.js';
-import { streamSettingsFromEnvironment } from '../live/stream-settings.js';
 import { workerToolList, type WorkerTool } from '../tools/user/worker-tools.js';
 import { progressSinks } from './progress-sink.js';
 import { AgentWorker } from './agent-worker-group.js';
 import { modelPacingFrom, pacedProviders, type ModelPacing } from './model-pacing.js';
 import { HEARTBEAT_THROTTLE, closeUnstarted, createModelWorkers } from './model-workers.js';
 import { checkSearchAttributes } from './search-attributes-check.js';
+import { checkWorkerEnvironment } from './worker-environment.js';
 import { DEFAULT_TASK_QUEUE } from './task-queue.js';
 import { agentWorkflowsPath, prebuiltWorkflowBundlePath } from './workflow-bundle-path.js';
 import { workflowInterceptorModules } from './workflow-interceptor-modules.js';
@@ -140,7 +139,8 @@ function workflowCode(workflowsPath: string | undefined, traced: boolean): Parti
  * A worker that runs agent jobs: the workflow and the tool bodies on the jobs' task queue, the
  * model calls on each provider's model task queue (`<taskQueue>-model-<provider>`), paced as
  * `modelPacing` says. Fails with a `SearchAttributesMissingError` when the namespace lacks the
- * jobs' search attributes, and with a `ModelPacingError` when `DAR_MODEL_RATE` is malformed.
+ * jobs' search attributes, with a `ModelPacingError` when `DAR_MODEL_RATE` is malformed, and
+ * with a `WorkerSettingError` for another malformed setting (see `checkWorkerEnvironment`).
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const tools = workerToolList(Object.values(builtinTools), options.tools ?? []);
@@ -168,8 +168,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
     : workflowCode(options.workflowsPath, tracing.enabled);
   // ... and a malformed DAR_STREAMING, DAR_STREAM_RETENTION or DAR_MODEL_IDLE_TIMEOUT.
-  streamSettingsFromEnvironment();
-  if (!options.workflowsOnly) modelIdleTimeoutFrom(process.env);
+  checkWorkerEnvironment(process.env, { modelCalls: !options.workflowsOnly });
   await checkSearchAttributes(options.connection, namespace);
   // A workflow-only worker still runs the local activities of the workflow tasks it takes (the
   // progress recorder, the store of carried messages). Model calls and tool bodies are left to

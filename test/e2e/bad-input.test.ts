@@ -159,6 +159,27 @@ describe('dar run with bad input: exit 2, one stderr line, nothing started', () 
     expect(existsSync(stateDir)).toBe(false);
   });
 
+  test.concurrent.each([
+    [
+      'DAR_MODEL_IDLE_TIMEOUT',
+      '0',
+      /^dar run: DAR_MODEL_IDLE_TIMEOUT must be a duration such as 90s or 5m, or off, not "0"$/,
+    ],
+    ['DAR_STREAMING', 'sometimes', /^dar run: DAR_STREAMING must be on or off, not "sometimes"$/],
+    [
+      'DAR_STREAM_RETENTION',
+      'forever',
+      /^dar run: DAR_STREAM_RETENTION must be drop or keep, not "forever"$/,
+    ],
+  ])('a bad worker setting, %s=%s', async (name, value, problem) => {
+    const stateDir = join(root, `never-${name}`);
+    const result = await dar([...runArgs(['--model', demoScript]), '--state-dir', stateDir], {
+      env: { [name]: value },
+    });
+    expectUsageError(result, problem);
+    expect(existsSync(stateDir)).toBe(false);
+  });
+
   test('with a running server, a rejected run starts no job', async () => {
     const [, extra, problem] = runMistakes[3]!;
     expectUsageError(await dar(runArgs(extra), { stateDir: liveState }), problem);

@@ -16,6 +16,7 @@ import { parseCompactionFlags } from '../../job-input/compaction-flags.js';
 import { buildJobInput } from '../../job-input/build-job-input.js';
 import { parseKeepOpen } from '../../job-input/keep-open-flag.js';
 import { modelPacingOfFlags } from '../model-rate-flag.js';
+import { checkWorkerSettings } from '../worker-settings.js';
 import { parseFlags } from '../parse-flags.js';
 import { connectConfiguredMcpServers } from '../mcp-servers.js';
 import type { McpServers } from '../../tools/mcp/mcp-tools.js';
@@ -158,8 +159,10 @@ async function runJob(
     mcpServers?.tools.map((tool) => tool.spec.name) ?? [],
   );
 
-  // The worker below reads DAR_MODEL_RATE: a malformed value stops here, before the job starts.
+  // The worker below reads DAR_MODEL_RATE: a malformed value stops here, before the job starts;
+  // so does one of its other settings (DAR_MODEL_IDLE_TIMEOUT, DAR_STREAMING ...).
   const modelPacing = modelPacingOfFlags(undefined);
+  if (!values.detach) checkWorkerSettings();
 
   const connection = await openConnection(values['state-dir']);
   try {
