@@ -27,7 +27,7 @@ interface OpenAnswer {
 /**
  * Prints a followed job. Text mode: an answer's tokens are printed as they arrive, after
  * `assistant: `; its `message_end` then only ends the line (the final text is printed again
- * when it differs from what was streamed). On a terminal the streamed answer is redrawn:
+ * when it differs from what was streamed, and a failed answer's error line always). On a terminal the streamed answer is redrawn:
  * a retried call's partial answer is erased, and the final message replaces the streamed text.
  * To a pipe nothing is taken back: a void partial answer is followed by a note saying so. Bash
  * output lines are printed as `  | line`. JSON mode prints every event as a line; a live event
@@ -79,18 +79,19 @@ export function createFollowPrinter(options: FollowPrinterOptions): FollowPrinte
       if (open && event.type === 'message_end' && event.message.role === 'assistant') {
         const finalText = terminalText(textOf(event.message));
         const line = formatEvent(event, turn);
+        const failed =
+          event.message.stopReason === 'error' || event.message.stopReason === 'aborted';
         if (terminal) {
           erase(open);
           open = undefined;
-          const failed =
-            event.message.stopReason === 'error' || event.message.stopReason === 'aborted';
           if (failed && line !== undefined) printLine(line);
           else if (finalText !== '') printLine(`assistant: ${finalText}`);
           return;
         }
         const streamed = open.text;
         closeAnswer();
-        if (finalText !== streamed && line !== undefined) printLine(line);
+        // A failed answer's line is its error (`assistant error: ...`): news, whatever streamed.
+        if ((failed || finalText !== streamed) && line !== undefined) printLine(line);
         return;
       }
       // Events that do not show (message_start, turn_end ...) leave the answer's line open.

@@ -1,5 +1,6 @@
 import { createFollowPrinter } from '../../../src/cli/follow-printer.js';
 import type { SequencedLiveEvent } from '../../../src/live/live-events.js';
+import type { AssistantMessage } from '../../../src/core/messages.js';
 import type { SequencedEvent } from '../../../src/workflows/job-types.js';
 
 function output(isTTY: boolean) {
@@ -19,7 +20,11 @@ const token = (text: string, liveSeq: number, attempt = 1): SequencedLiveEvent =
   assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: text },
 });
 
-const assistantEnd = (text: string, seq: number): SequencedEvent => ({
+const assistantEnd = (
+  text: string,
+  seq: number,
+  ending: Pick<AssistantMessage, 'stopReason' | 'errorMessage'> = { stopReason: 'stop' },
+): SequencedEvent => ({
   type: 'message_end',
   seq,
   message: {
@@ -36,8 +41,8 @@ const assistantEnd = (text: string, seq: number): SequencedEvent => ({
       totalTokens: 0,
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     },
-    stopReason: 'stop',
     timestamp: 0,
+    ...ending,
   },
 });
 
@@ -51,6 +56,18 @@ test('to a pipe: tokens are printed as they come, the final message only ends th
   printer.event(assistantEnd('Hello', 2));
   expect(text()).toBe('-- turn 1 --\nassistant: Hello\n');
 });
+
+test.each(['error', 'aborted'] as const)(
+  'to a pipe: an answer that streamed text and then ended on %s prints its error line',
+  (stopReason) => {
+    const { out, text } = output(false);
+    const printer = createFollowPrinter({ json: false, out });
+    printer.live(token('Hel', 1));
+    printer.live(token('lo', 2));
+    printer.event(assistantEnd('Hello', 3, { stopReason, errorMessage: 'the provider went away' }));
+    expect(text()).toBe(`assistant: Hello\nassistant ${stopReason}: the provider went away\n`);
+  },
+);
 
 test('to a pipe: a void partial answer is said so, then the retry streams again', () => {
   const { out, text } = output(false);
