@@ -155,7 +155,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: "Print a job's events; a finished job's are read from the job store alone.",
     options: [
       ['ID', "The job's id"],
-      ['--follow', 'Keep printing events as they happen, until the run ends (agent_end)'],
+      ['--follow', 'Print events as they happen, until the run ends (a waiting job: the next run)'],
       ['--json', 'Print one JSON event a line, with its seq, instead of text'],
       ['--live', 'With --json --follow: also print live lines (token deltas, tool output)'],
       [

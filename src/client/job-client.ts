@@ -69,6 +69,12 @@ export interface FollowOptions {
    */
   untilClosed?: boolean;
   /**
+   * Stop only at an `agent_end` after this seq: earlier ones are passed on and followed past.
+   * A follower that attaches to a kept-open job waiting for a message gives its last seq, to
+   * stop at the end of the next run (a follow-up starts it), not at the end of the last one.
+   */
+  endAfterSeq?: number;
+  /**
    * Also follow the job's live stream (token deltas, tool output; see `LiveEventStore`):
    * `onLive` hears each live event of a message or tool call still under way, between the
    * job's events, as it is stored. Live events of messages that ended are skipped.
@@ -267,8 +273,9 @@ export class AgentJob {
 
   /**
    * Calls `onEvent` for each event after `afterSeq`, in order, until `agent_end` (or the signal
-   * aborts); with `untilClosed`, past each `agent_end` until the job has ended (a kept-open job
-   * runs again on a follow-up), returning the last `agent_end`. Reads the store; numbering goes
+   * aborts; with `endAfterSeq`, an `agent_end` after it); with `untilClosed`, past each
+   * `agent_end` until the job has ended (a kept-open job runs again on a follow-up). A follow
+   * that the job's end stops returns the last `agent_end` it passed on. Reads the store; numbering goes
    * on across continue-as-new. A job that closed without an `agent_end` after `afterSeq`
    * (terminated, say) ends the follow with undefined once its events are read.
    */
@@ -282,6 +289,9 @@ export class AgentJob {
     let afterLiveSeq = live?.afterLiveSeq ?? 0;
     const filter = new LiveFilter();
     let lastEnd: SequencedEvent | undefined;
+    const endAfterSeq = options.endAfterSeq ?? 0;
+    // Whether the follow may go past the end of a run, until the job ends.
+    const followsPastRun = options.untilClosed === true || options.endAfterSeq !== undefined;
     // A job that closes without writing `agent_end` or `done` (terminated, timed out, failed
     // before its first event) ends the follow too: Temporal is asked while no event comes.
     const closure = new ClosureCheck(this.handle);
@@ -297,13 +307,13 @@ export class AgentJob {
         filter.noteEvent(event);
         afterSeq = event.seq;
         if (event.type !== 'agent_end') continue;
-        if (!options.untilClosed) return event;
+        if (!options.untilClosed && event.seq > endAfterSeq) return event;
         lastEnd = event;
       }
       if (live) afterLiveSeq = await this.passLiveEvents(afterLiveSeq, filter, live);
       if (events.length > 0) continue;
       // The job writes phase `done` after its last event: once it is read, an empty page is the end.
-      const done = options.untilClosed && (await this.storedStatus())?.phase === 'done';
+      const done = followsPastRun && (await this.storedStatus())?.phase === 'done';
       if (done || (await closure.closed())) {
         if ((await this.events(afterSeq, 1)).length === 0) return lastEnd;
         continue;

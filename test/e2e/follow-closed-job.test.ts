@@ -99,3 +99,40 @@ test('a job terminated during a tool call: dar run and both dar events --follow 
   signalGroup(shellPid, 'SIGKILL');
   await waitFor('the bash command to end', () => groupMembers(shellPid).length === 0);
 }, 180_000);
+
+test('dar events --follow --after past the last event of a running job exits 0 when the job ends normally, its agent_end before the cursor', async () => {
+  const script = writeScript(root, 'slow-answer.json', [
+    { ...finalTurn('A slow answer.'), delayMs: 8000 },
+  ]);
+  const jobId = `follow-after-end-${process.pid}`;
+  const run = startDar(
+    [
+      'run',
+      'answer slowly',
+      '--id',
+      jobId,
+      '--model',
+      `scripted:${script}`,
+      '--workspace',
+      workspace,
+      '--state-dir',
+      stateDir,
+    ],
+    { env: environment, timeoutMs: 120_000 },
+  );
+  await waitFor(
+    'the job to start its run',
+    () => {
+      if (!run.isRunning) throw new Error(`dar run exited:\n${run.stderr}`);
+      return run.stdout.includes('agent started');
+    },
+    { timeoutMs: 90_000 },
+  );
+  const follower = await dar(
+    ['events', jobId, '--follow', '--after', '1000', '--state-dir', stateDir],
+    { env: environment, timeoutMs: 60_000 },
+  );
+  expectExit(await run.done, 0);
+  expectExit(follower, 0);
+  expect(follower.stderr).not.toContain('without an agent_end event');
+}, 150_000);

@@ -81,6 +81,16 @@ test('a job started with dar run --keep-open 10m waits after its run for a follo
   );
   expect(waiting.workflowStatus).toBe('RUNNING');
   expect(run.isRunning).toBe(true);
+  // A follower that attaches while the job waits follows the next run, not the one that ended.
+  const follower = startDar(['events', jobId, '--follow', '--json', '--state-dir', stateDir], {
+    env: environment,
+    timeoutMs: 90_000,
+  });
+  await waitFor('the follower to print the first run', () =>
+    eventsOf(follower.stdout).some((event) => event.type === 'agent_end'),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(follower.isRunning).toBe(true);
 
   const followUp = await dar(['follow-up', jobId, 'second question', '--state-dir', stateDir], {
     env: environment,
@@ -91,6 +101,10 @@ test('a job started with dar run --keep-open 10m waits after its run for a follo
     () => eventsOf(run.stdout).filter((event) => event.type === 'agent_end').length === 2,
     { timeoutMs: 60_000 },
   );
+  const followed = await follower.done;
+  expectExit(followed, 0);
+  expect(eventsOf(followed.stdout).filter((event) => event.type === 'agent_end')).toHaveLength(2);
+  expect(eventsOf(followed.stdout).at(-1)).toEqual(eventsOf(run.stdout).at(-1));
   const events = eventsOf(run.stdout);
   expect(events.filter((event) => event.type === 'agent_start')).toHaveLength(2);
   expect(userTexts(events)).toEqual(['first question', 'second question']);

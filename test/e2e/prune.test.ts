@@ -149,6 +149,16 @@ test('dar prune reports what would go, deletes it with --apply, and `dar events`
     `Job ${jobId} has ended, and the job store holds nothing of it: its data was deleted (\`dar prune\`)`,
   );
 
+  // --follow says the same, not that the job ended without an agent_end.
+  const followed = await dar(['events', jobId, '--follow', '--state-dir', stateDir], {
+    env: environment,
+  });
+  expectExit(followed, 1);
+  expect(linesOf(followed.stdout)).toEqual([]);
+  expect(linesOf(followed.stderr)).toEqual([
+    `Job ${jobId} has ended, and the job store holds nothing of it: its data was deleted (\`dar prune\`), or its workers used another store (DAR_STORE_URL).`,
+  ]);
+
   const status = await dar(['status', jobId, '--state-dir', stateDir], { env: environment });
   expectExit(status, 1);
   expect(linesOf(status.stdout)).toEqual([

@@ -2,6 +2,8 @@ import {
   resolveConnectionSettings,
   ConnectionSettingsError,
 } from '../../server/connection-settings.js';
+import type { AgentJob } from '../../client/job-client.js';
+import type { JobStore } from '../../store/job-store.js';
 import type { SequencedEvent } from '../../workflows/job-types.js';
 import { stdoutClosed } from '../closed-output.js';
 import { createFollowPrinter } from '../follow-printer.js';
@@ -41,6 +43,29 @@ async function printEventsOfFinishedJob(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * What `dar events --follow` says of a job that closed with no `agent_end` after `--after`: its
+ * data was deleted (as plain `dar events` says, exit 1); it ended through its own end, its
+ * `agent_end` at or before `--after` (nothing to say, exit 0); or it closed without one
+ * (terminated, timed out: exit 1).
+ */
+async function endedWithoutFollowedEnd(
+  store: JobStore,
+  job: AgentJob,
+  printedNothing: boolean,
+): Promise<number> {
+  const description = await job.handle.describe().catch(() => undefined);
+  if (printedNothing && description && (await storeHoldsNothingOfEndedJob(store, description))) {
+    process.stderr.write(prunedJobNote(job.workflowId));
+    return EXIT_FAILED;
+  }
+  // The job writes phase `done` after its last event: its run ended as runs do.
+  if ((await job.storedStatus())?.phase === 'done') return EXIT_OK;
+  const status = description?.status.name.toLowerCase().replace(/_/g, ' ') ?? 'closed';
+  process.stderr.write(`Job ${job.workflowId} ended (${status}) without an agent_end event.\n`);
+  return EXIT_FAILED;
 }
 
 export async function eventsCommand(argv: string[]): Promise<number> {
@@ -85,10 +110,20 @@ export async function eventsCommand(argv: string[]): Promise<number> {
       // The live stream too (tokens and tool output as they come, between the job's events);
       // JSON lines hold the job's events alone unless --live asks for live lines as well.
       const live = values.json && !values.live ? undefined : { afterLiveSeq, onLive: printer.live };
+      // A kept-open job waiting for a message: its last run has ended, the next one is followed.
+      const stored = description.status.name === 'RUNNING' ? await job.storedStatus() : undefined;
+      const endAfterSeq = stored?.phase === 'waiting' ? { endAfterSeq: stored.lastSeq } : {};
+      let printed = 0;
       let end;
       try {
         end = await readJob(connection, job, (reader) =>
-          reader.follow(print, { afterSeq, signal: stdoutClosed, ...(live ? { live } : {}) }),
+          reader.follow(
+            (event) => {
+              printed += 1;
+              print(event);
+            },
+            { afterSeq, signal: stdoutClosed, ...endAfterSeq, ...(live ? { live } : {}) },
+          ),
         );
       } catch (error) {
         // The reader of the output went away (`| head`): nothing more to show, no failure.
@@ -96,12 +131,7 @@ export async function eventsCommand(argv: string[]): Promise<number> {
         return EXIT_OK;
       }
       if (end !== undefined) return EXIT_OK;
-      const status = await job.handle.describe().then(
-        (description) => description.status.name.toLowerCase().replace(/_/g, ' '),
-        () => 'closed',
-      );
-      process.stderr.write(`Job ${jobId} ended (${status}) without an agent_end event.\n`);
-      return EXIT_FAILED;
+      return await endedWithoutFollowedEnd(connection.store, job, printed === 0);
     }
     // Pages are bounded in size too, so a short page is not the last one: read until an empty
     // page, each printed as it comes. The read may be tried again on a workflow-only worker of
