@@ -47,6 +47,12 @@ export interface IdleWatch {
  * still at work; without it a stalled stream held the call until its 10-minute limit, on
  * every attempt.
  */
+/**
+ * The longest delay a Node timer takes (about 24.8 days); a longer one fires after 1 ms, which
+ * would stop every call at once. A limit past it is waited out in steps of this size.
+ */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export function watchIdle(limitMs: number | undefined, onIdle: () => void): IdleWatch {
   let fired = false;
   let stopped = false;
@@ -57,13 +63,13 @@ export function watchIdle(limitMs: number | undefined, onIdle: () => void): Idle
     if (stopped || limitMs === undefined) return;
     const silentMs = Date.now() - lastSign;
     if (silentMs < limitMs) {
-      timer = setTimeout(check, limitMs - silentMs);
+      timer = setTimeout(check, Math.min(limitMs - silentMs, LONGEST_TIMER_MS));
       return;
     }
     fired = true;
     onIdle();
   };
-  if (limitMs !== undefined) timer = setTimeout(check, limitMs);
+  if (limitMs !== undefined) timer = setTimeout(check, Math.min(limitMs, LONGEST_TIMER_MS));
   return {
     touch() {
       lastSign = Date.now();

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { describeDuration } from '../../../src/job-input/duration.js';
 import {
   DEFAULT_MODEL_IDLE_TIMEOUT_MS,
@@ -57,5 +58,21 @@ describe('watchIdle', () => {
     expect(fired).toBe(0);
     expect(unlimited.fired).toBe(false);
     unlimited.stop();
+  });
+
+  test('a limit longer than a Node timer takes (600h) is waited out, not re-checked every 1 ms', async () => {
+    // Node runs a longer timer after 1 ms: the watch then woke up about a thousand times a
+    // second for the whole call.
+    const timers = jest.spyOn(globalThis, 'setTimeout');
+    try {
+      const watch = watchIdle(600 * 3_600_000, () => undefined);
+      await sleep(100);
+      expect(watch.fired).toBe(false);
+      watch.stop();
+      // The watch's one timer, and the test's own sleep.
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      timers.mockRestore();
+    }
   });
 });
