@@ -168,6 +168,21 @@ test('R22: approvals survive a worker SIGKILL and a server restart; dar approve 
   } finally {
     await close();
   }
+
+  // Once the job has ended, a late decision says how each call was decided while it ran.
+  const late = await dar(['deny', jobId, 'wipe'], { ...options, timeoutMs: 90_000 });
+  expectExit(late, 2);
+  expect(late.stderr).toMatch(
+    new RegExp(
+      `^dar deny: job ${jobId} is no longer running; its call wipe \\(bash\\) was denied by ops, at 20\\d\\d-`,
+    ),
+  );
+  const lateUnknown = await dar(['approve', jobId, 'nope'], { ...options, timeoutMs: 90_000 });
+  expectExit(lateUnknown, 2);
+  expect(lateUnknown.stderr).toContain(
+    `job ${jobId} is no longer running, and no call nope of it waited for approval`,
+  );
+
   secondWorker.signal('SIGTERM');
   expectExit(await secondWorker.done, 0);
 }, 300_000);

@@ -15,6 +15,7 @@ import { readJob } from '../job-reader.js';
 import { StandbyWorker } from '../standby-worker.js';
 import { parseFlags } from '../parse-flags.js';
 import { jobIdArgument } from '../job-id-argument.js';
+import { endedJobDecision } from '../ended-approval.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../usage-error.js';
 import { terminalText } from '../../client/terminal-text.js';
 
@@ -172,7 +173,13 @@ export function decideCommand(decision: 'approve' | 'deny') {
       const job = getJob(connection.client, jobId, connection.store);
       const decided = await readJob(connection, job, () =>
         decideApproval(connection.client, jobId, { ...choice, toolCallId }, { updateId }),
-      );
+      ).catch(async (error: unknown) => {
+        // A job that has ended: say how the call was decided while it ran, if it was.
+        if (!(error instanceof ApprovalRefusedError) || error.refusal !== 'not-running')
+          throw error;
+        const ended = await endedJobDecision(job, toolCallId);
+        throw ended === undefined ? error : new UsageError(terminalText(ended));
+      });
       console.log(terminalText(describeDecided(decided)));
       return EXIT_OK;
     } catch (error) {
