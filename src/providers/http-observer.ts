@@ -114,6 +114,7 @@ function watchBody(response: Response, entry: ObservedResponse, call: CallObserv
   if (endOfStream) entry.endSeen = false;
   const decoder = new TextDecoder();
   let ending = '';
+  let errorKeySeen = false;
   let lineBytes = 0;
   let watched: ReadableStream<Uint8Array> | undefined;
   Object.defineProperty(response, 'body', {
@@ -134,13 +135,13 @@ function watchBody(response: Response, entry: ObservedResponse, call: CallObserv
               return;
             }
             const text = decoder.decode(chunk, { stream: true });
-            if (endOfStream && !entry.endSeen) {
-              entry.endSeen = endOfStream.test(ending.slice(-MARKER_OVERLAP) + text);
-            }
+            const recent = ending.slice(-MARKER_OVERLAP) + text;
+            if (endOfStream && !entry.endSeen) entry.endSeen = endOfStream.test(recent);
             ending = (ending + text).slice(-ENDING_KEPT);
-            // Read as it comes (the SDK stops reading at the error event, so no flush follows),
-            // over the kept ending, as an event may come in pieces.
-            if (ending.includes('"error"')) {
+            // Read as it comes (the SDK stops reading at the error event, so no flush follows);
+            // once an error key has come, over the kept ending, as an event may come in pieces.
+            errorKeySeen ||= recent.includes('"error"');
+            if (errorKeySeen && !entry.streamError) {
               const streamError = streamErrorIn(ending);
               if (streamError) entry.streamError = streamError;
             }
