@@ -1,5 +1,6 @@
 import type { AgentJob } from '../client/job-client.js';
 import type { ApprovalDecidedEvent } from '../workflows/approval-types.js';
+import { passEventPages } from './event-pages.js';
 
 /** How a decided call reads: `denied on timeout at 2026-12-08T01:02:03.000Z`. */
 function howDecided(event: ApprovalDecidedEvent): string {
@@ -20,23 +21,23 @@ export async function endedJobDecision(
   job: AgentJob,
   toolCallId: string,
 ): Promise<string | undefined> {
-  let afterSeq = 0;
+  const cursor = { seq: 0 };
   let requested = false;
-  for (;;) {
-    const page = await job.events(afterSeq);
-    if (page.length === 0) break;
-    for (const event of page) {
-      afterSeq = event.seq;
-      if (!('toolCallId' in event) || event.toolCallId !== toolCallId) continue;
+  let decided: ApprovalDecidedEvent | undefined;
+  await passEventPages(
+    (afterSeq) => job.events(afterSeq),
+    cursor,
+    (event) => {
+      if (!('toolCallId' in event) || event.toolCallId !== toolCallId) return;
       if (event.type === 'approval_requested') requested = true;
-      if (event.type === 'approval_decided') {
-        const call = `its call ${toolCallId} (${event.toolName})`;
-        return `job ${job.workflowId} is no longer running; ${call} was ${howDecided(event)}`;
-      }
-    }
-  }
-  if (afterSeq === 0) return undefined;
+      if (event.type === 'approval_decided') decided = event;
+    },
+  );
+  if (cursor.seq === 0) return undefined;
   const ended = `job ${job.workflowId} is no longer running`;
+  if (decided) {
+    return `${ended}; its call ${toolCallId} (${decided.toolName}) was ${howDecided(decided)}`;
+  }
   return requested
     ? `${ended}; it ended while its call ${toolCallId} waited for approval`
     : `${ended}, and no call ${toolCallId} of it waited for approval`;

@@ -1,5 +1,6 @@
 import { STOP_REASONS, type AssistantContent, type StopReason } from '../core/index.js';
 import { UnreadableFileError, readSmallRegularFile } from './regular-file-sync.js';
+import { isRecord } from './json-record.js';
 
 /** One scripted model answer, as written in a script file. */
 export interface ScriptedAnswer {
@@ -37,10 +38,6 @@ function checkUsage(path: string, where: string, usage: unknown): ScriptedUsage 
 
 function fail(path: string, where: string, problem: string): never {
   throw new Error(`Model script ${path}: ${where}: ${problem}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkBlock(path: string, where: string, block: unknown): AssistantContent {

@@ -7,16 +7,13 @@ import type {
   ToolCall,
   Usage,
 } from '../core/index.js';
+import { isRecord } from './json-record.js';
 
 /**
  * Our transcript uses Pi's field names, so the conversion is mostly a copy. Two differences:
  * our assistant messages may lack `api`/`provider`/`model` (messages the workflow made itself),
  * and our tool-call arguments are `unknown` (untrusted model output) where Pi expects an object.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A tool call as Pi sends it: without our `oversized` mark, which no provider knows. */
 function toPiToolCall(block: ToolCall): Pi.ToolCall {

@@ -1,4 +1,5 @@
 import type { ObservedResponse } from './http-observer.js';
+import { isRecord } from './json-record.js';
 
 /**
  * What a failed model call means for the job: retry it (rate limit, overload, server error,
@@ -64,10 +65,6 @@ function retryAfterFromText(text: string): number | undefined {
   if (!match?.[1]) return undefined;
   const amount = Number.parseFloat(match[1]);
   return match[2]?.toLowerCase() === 'ms' ? amount : amount * 1000;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The human part of a JSON error body: `message (type)`. */

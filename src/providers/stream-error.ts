@@ -1,3 +1,5 @@
+import { isRecord } from './json-record.js';
+
 /**
  * An error a provider sent inside a stream that had started with HTTP 200: OpenAI and
  * OpenAI-compatible servers (vLLM, a gateway) end a failing Chat Completions stream with
@@ -14,10 +16,6 @@ export interface StreamError {
 
 /** Data lines looked at, from the end: the error event is the last, or near it. */
 const LINES_LOOKED_AT = 4;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function errorOf(data: string): StreamError | undefined {
   let parsed: unknown;

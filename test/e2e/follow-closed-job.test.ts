@@ -32,16 +32,12 @@ afterAll(async () => {
   removeDir(root);
 });
 
-test('a job terminated during a tool call: dar run and both dar events --follow stop within seconds, exit 1, and say it was terminated', async () => {
-  const script = writeScript(root, 'slow.json', [
-    bashTurn('slow-call', 'echo $$ > shell.pid; sleep 120'),
-    finalTurn('Never reached.'),
-  ]);
-  const jobId = `follow-terminated-${process.pid}`;
-  const run = startDar(
+/** `dar run` in the foreground on this file's server and workspace. */
+function startRun(prompt: string, jobId: string, script: string, timeoutMs: number): DarProcess {
+  return startDar(
     [
       'run',
-      'take your time',
+      prompt,
       '--id',
       jobId,
       '--model',
@@ -51,8 +47,17 @@ test('a job terminated during a tool call: dar run and both dar events --follow 
       '--state-dir',
       stateDir,
     ],
-    { env: environment, timeoutMs: 150_000 },
+    { env: environment, timeoutMs },
   );
+}
+
+test('a job terminated during a tool call: dar run and both dar events --follow stop within seconds, exit 1, and say it was terminated', async () => {
+  const script = writeScript(root, 'slow.json', [
+    bashTurn('slow-call', 'echo $$ > shell.pid; sleep 120'),
+    finalTurn('Never reached.'),
+  ]);
+  const jobId = `follow-terminated-${process.pid}`;
+  const run = startRun('take your time', jobId, script, 150_000);
   const shellPid = await waitFor(
     'the bash call to start',
     () => {
@@ -101,25 +106,9 @@ test('a job terminated during a tool call: dar run and both dar events --follow 
 }, 180_000);
 
 test('dar events --follow --after past the last event of a running job exits 0 when the job ends normally, its agent_end before the cursor', async () => {
-  const script = writeScript(root, 'slow-answer.json', [
-    { ...finalTurn('A slow answer.'), delayMs: 8000 },
-  ]);
+  const script = writeScript(root, 'slow-answer.json', [finalTurn('A slow answer.', 8000)]);
   const jobId = `follow-after-end-${process.pid}`;
-  const run = startDar(
-    [
-      'run',
-      'answer slowly',
-      '--id',
-      jobId,
-      '--model',
-      `scripted:${script}`,
-      '--workspace',
-      workspace,
-      '--state-dir',
-      stateDir,
-    ],
-    { env: environment, timeoutMs: 120_000 },
-  );
+  const run = startRun('answer slowly', jobId, script, 120_000);
   await waitFor(
     'the job to start its run',
     () => {
